@@ -1,0 +1,30 @@
+# mco — multi-cluster orchestrator for Kubernetes.
+# Each target is one line calling go or a hack/ script.
+
+GO ?= go
+OUTPUT := _output
+BIN := $(OUTPUT)/bin
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.0.0-dev)
+
+.PHONY: all build test test-unit verify update clean
+
+all: build
+
+## build: compile every binary under cmd/ into _output/bin/
+build:
+	hack/build.sh $(BIN) $(VERSION)
+
+## test: what CI runs — unit, API compatibility and integration tests
+test:
+	hack/test.sh
+
+## verify: gofmt, go vet, generated code up to date
+verify:
+	hack/verify.sh
+
+## update: regenerate deepcopy, OpenAPI and typed clients
+update:
+	hack/update-codegen.sh
+
+clean:
+	rm -rf $(OUTPUT)

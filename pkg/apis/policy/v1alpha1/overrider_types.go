@@ -1,0 +1,132 @@
+/*
+Copyright The mco Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+// PlaintextOverrider changes one field of the resource, addressed by a
+// JSON-pointer path.
+type PlaintextOverrider struct {
+	// Path is the JSON pointer of the field, e.g. "/spec/replicas".
+	Path string `json:"path"`
+
+	// Operator is add, remove or replace.
+	Operator OverriderOperator `json:"operator"`
+
+	// Value is the new value, any JSON; leave it empty for remove.
+	// +optional
+	Value JSON `json:"value,omitempty"`
+}
+
+// ImageOverrider changes one part of container images.
+type ImageOverrider struct {
+	// Predicate picks which image field to change. Nil means the container
+	// images of Pods and of the usual workload kinds.
+	// +optional
+	Predicate *ImagePredicate `json:"predicate,omitempty"`
+
+	// Component is the part of "[registry/]repository[:tag]" to change:
+	// Registry, Repository or Tag.
+	// +required
+	Component ImageComponent `json:"component"`
+
+	// Operator is add, remove or replace.
+	// +required
+	Operator OverriderOperator `json:"operator"`
+
+	// Value is the new part; needed for add and replace, ignored for remove.
+	// +optional
+	Value string `json:"value,omitempty"`
+}
+
+// ImagePredicate points at the image field to change.
+type ImagePredicate struct {
+	// Path is the JSON pointer of the image field.
+	// +required
+	Path string `json:"path"`
+}
+
+// CommandArgsOverrider adds or removes items of a container's command or args.
+type CommandArgsOverrider struct {
+	// ContainerName is the container to change.
+	// +required
+	ContainerName string `json:"containerName"`
+
+	// Operator is add (append Value) or remove (drop matching items).
+	// +required
+	Operator OverriderOperator `json:"operator"`
+
+	// Value lists the items to append or drop; empty changes nothing.
+	// +optional
+	Value []string `json:"value,omitempty"`
+}
+
+// LabelAnnotationOverrider adds, removes or replaces labels or annotations.
+type LabelAnnotationOverrider struct {
+	// Operator is add, remove or replace.
+	// +required
+	Operator OverriderOperator `json:"operator"`
+
+	// Value holds the keys and values to add, remove or replace.
+	// +required
+	Value map[string]string `json:"value"`
+}
+
+// FieldOverrider edits a JSON or YAML document held in one string field of the
+// resource. Use either JSON or YAML, not both.
+type FieldOverrider struct {
+	// FieldPath is the JSON pointer of the string field, e.g.
+	// "/data/db-config.yaml".
+	// +required
+	FieldPath string `json:"fieldPath"`
+
+	// JSON are the edits when the field holds a JSON document.
+	// +optional
+	JSON []JSONPatchOperation `json:"json,omitempty"`
+
+	// YAML are the edits when the field holds a YAML document.
+	// +optional
+	YAML []YAMLPatchOperation `json:"yaml,omitempty"`
+}
+
+// JSONPatchOperation is one edit inside a JSON document.
+type JSONPatchOperation struct {
+	// SubPath is the JSON pointer inside the document.
+	// +required
+	SubPath string `json:"subPath"`
+
+	// Operator is add, remove or replace.
+	// +required
+	Operator OverriderOperator `json:"operator"`
+
+	// Value is the new value for add and replace; ignored for remove.
+	// +optional
+	Value JSON `json:"value,omitempty"`
+}
+
+// YAMLPatchOperation is one edit inside a YAML document.
+type YAMLPatchOperation struct {
+	// SubPath is the JSON pointer inside the document.
+	// +required
+	SubPath string `json:"subPath"`
+
+	// Operator is add, remove or replace.
+	// +required
+	Operator OverriderOperator `json:"operator"`
+
+	// Value is the new value for add and replace; ignored for remove.
+	// +optional
+	Value JSON `json:"value,omitempty"`
+}

@@ -1,0 +1,211 @@
+package resource
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/storage"
+	"k8s.io/apiserver/pkg/storage/names"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// strategy implements create, update and delete for the main resource.
+type strategy struct {
+	runtime.ObjectTyper
+	names.NameGenerator
+	spec *Spec
+	// versions lists the served versions, for the reset-fields sets.
+	versions []string
+}
+
+func newStrategy(typer runtime.ObjectTyper, spec *Spec, versions []string) strategy {
+	return strategy{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, spec: spec, versions: versions}
+}
+
+func (s strategy) NamespaceScoped() bool { return s.spec.Namespaced }
+
+func (s strategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
+	if s.spec.HasStatus {
+		clearStatus(obj)
+	}
+	if m, err := meta.Accessor(obj); err == nil {
+		m.SetGeneration(1)
+	}
+	if s.spec.Default != nil {
+		s.spec.Default(obj)
+	}
+}
+
+func (s strategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+	if s.spec.HasStatus {
+		copyStatus(obj, old)
+	}
+	if s.spec.Default != nil {
+		s.spec.Default(obj)
+	}
+	newMeta, err1 := meta.Accessor(obj)
+	oldMeta, err2 := meta.Accessor(old)
+	if err1 != nil || err2 != nil {
+		return
+	}
+	newMeta.SetGeneration(oldMeta.GetGeneration())
+	if !apiequality.Semantic.DeepEqual(specOf(obj), specOf(old)) {
+		newMeta.SetGeneration(oldMeta.GetGeneration() + 1)
+	}
+}
+
+func (s strategy) Validate(_ context.Context, obj runtime.Object) field.ErrorList {
+	return s.spec.Validate(obj)
+}
+
+func (s strategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
+	errs := s.spec.Validate(obj)
+	if s.spec.ValidateUpdate != nil {
+		errs = append(errs, s.spec.ValidateUpdate(obj, old)...)
+	}
+	return errs
+}
+
+func (strategy) WarningsOnCreate(context.Context, runtime.Object) []string { return nil }
+func (strategy) WarningsOnUpdate(context.Context, runtime.Object, runtime.Object) []string {
+	return nil
+}
+func (strategy) Canonicalize(runtime.Object)                   {}
+func (strategy) AllowCreateOnUpdate(context.Context) bool      { return false }
+func (strategy) AllowUnconditionalUpdate(context.Context) bool { return true }
+
+// GetResetFields names the fields the main resource ignores: its status.
+func (s strategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	if !s.spec.HasStatus {
+		return nil
+	}
+	return s.resetFields(fieldpath.NewSet(fieldpath.MakePathOrDie("status")))
+}
+
+func (s strategy) resetFields(set *fieldpath.Set) map[fieldpath.APIVersion]*fieldpath.Set {
+	out := make(map[fieldpath.APIVersion]*fieldpath.Set, len(s.versions))
+	for _, v := range s.versions {
+		gv := s.spec.Resource.Group + "/" + v
+		if s.spec.Resource.Group == "" {
+			gv = v
+		}
+		out[fieldpath.APIVersion(gv)] = set
+	}
+	return out
+}
+
+// statusStrategy implements updates through the status subresource.
+type statusStrategy struct {
+	strategy
+}
+
+func (s statusStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+	keepAllButStatus(obj, old)
+	newMeta, err1 := meta.Accessor(obj)
+	oldMeta, err2 := meta.Accessor(old)
+	if err1 == nil && err2 == nil {
+		metav1.ResetObjectMetaForStatus(newMeta, oldMeta)
+	}
+}
+
+// ValidateUpdate re-validates the whole object, status included.
+func (s statusStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	return s.strategy.ValidateUpdate(ctx, obj, old)
+}
+
+// GetResetFields names the fields the status subresource ignores: all but status.
+func (s statusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	return s.resetFields(fieldpath.NewSet(
+		fieldpath.MakePathOrDie("spec"),
+		fieldpath.MakePathOrDie("metadata", "labels"),
+		fieldpath.MakePathOrDie("metadata", "annotations"),
+	))
+}
+
+// getAttrs returns the labels and selectable fields of an object.
+func (s *Spec) getAttrs(obj runtime.Object) (labels.Set, fields.Set, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, nil, fmt.Errorf("not a Kubernetes object: %w", err)
+	}
+	fs := fields.Set{"metadata.name": m.GetName()}
+	if s.Namespaced {
+		fs["metadata.namespace"] = m.GetNamespace()
+	}
+	if s.Fields != nil {
+		for k, v := range s.Fields(obj) {
+			fs[k] = v
+		}
+	}
+	return labels.Set(m.GetLabels()), fs, nil
+}
+
+// predicate matches objects by label and field selectors.
+func (s *Spec) predicate(label labels.Selector, field fields.Selector) storage.SelectionPredicate {
+	return storage.SelectionPredicate{Label: label, Field: field, GetAttrs: s.getAttrs}
+}
+
+// structValue returns the struct an object pointer points at.
+func structValue(obj runtime.Object) reflect.Value {
+	v := reflect.ValueOf(obj)
+	for v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	return v
+}
+
+// clearStatus zeroes the Status field of obj, if it has one.
+func clearStatus(obj runtime.Object) {
+	if f := structValue(obj).FieldByName("Status"); f.IsValid() && f.CanSet() {
+		f.Set(reflect.Zero(f.Type()))
+	}
+}
+
+// copyStatus sets obj's Status to old's.
+func copyStatus(obj, old runtime.Object) {
+	dst := structValue(obj).FieldByName("Status")
+	src := structValue(old).FieldByName("Status")
+	if dst.IsValid() && src.IsValid() && dst.CanSet() {
+		dst.Set(src)
+	}
+}
+
+// keepAllButStatus sets every top-level field of obj except metadata and
+// status to old's value.
+func keepAllButStatus(obj, old runtime.Object) {
+	dst, src := structValue(obj), structValue(old)
+	t := dst.Type()
+	for i := 0; i < t.NumField(); i++ {
+		switch t.Field(i).Name {
+		case "TypeMeta", "ObjectMeta", "Status":
+			continue
+		}
+		if dst.Field(i).CanSet() {
+			dst.Field(i).Set(src.Field(i))
+		}
+	}
+}
+
+// specOf returns the fields whose change bumps metadata.generation: every
+// top-level field but type, metadata and status.
+func specOf(obj runtime.Object) []any {
+	v := structValue(obj)
+	t := v.Type()
+	var out []any
+	for i := 0; i < t.NumField(); i++ {
+		switch t.Field(i).Name {
+		case "TypeMeta", "ObjectMeta", "Status":
+			continue
+		}
+		out = append(out, v.Field(i).Interface())
+	}
+	return out
+}
