@@ -28,3 +28,13 @@ update:
 
 clean:
 	rm -rf $(OUTPUT)
+
+.PHONY: kubectl run
+
+## kubectl: build the real kubectl (v1.37) into _output/bin/
+kubectl:
+	hack/build-tools.sh kubectl
+
+## run: start mco-apiserver in the foreground on embedded etcd
+run: build kubectl
+	hack/run.sh

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# The project's test command (`make test`, run by CI): every Go test in the
-# module. Tests that need binaries (kubectl, member clusters) get them from
-# hack/ scripts called here.
+# The project's test command (`make test`, run by CI): builds what the tests
+# run (mco binaries, the real kubectl), then runs every Go test in the module.
 set -o errexit -o nounset -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "${ROOT}"
 
-go test -count=1 -timeout 30m ./... 2>&1 | tee "${TMPDIR:-/tmp}/mco-test.log" | grep -v 'no test files' || true
-# The summary line is read by CI: count packages that passed and failed.
-passed=$(grep -c '^ok' "${TMPDIR:-/tmp}/mco-test.log" || true)
-failed=$(grep -c '^FAIL\s' "${TMPDIR:-/tmp}/mco-test.log" || true)
+hack/build.sh "${ROOT}/_output/bin"
+hack/build-tools.sh kubectl
+
+log=$(mktemp)
+trap 'rm -f "${log}"' EXIT
+status=0
+go test -count=1 -timeout 30m ./... 2>&1 | tee "${log}" | grep -v 'no test files' || status=$?
+status=${PIPESTATUS[0]}
+# A plain summary line, counted per package.
+passed=$(grep -c '^ok' "${log}" || true)
+failed=$(grep -c '^FAIL\s' "${log}" || true)
 echo "${passed} passed, ${failed} failed"
-[ "${failed}" -eq 0 ] && ! grep -q '^FAIL' "${TMPDIR:-/tmp}/mco-test.log"
+exit "${status}"

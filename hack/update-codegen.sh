@@ -13,13 +13,15 @@ GEN=pkg/generated
 HEADER=hack/boilerplate.go.txt
 # Groups with a +genclient kind; <group>/<version> below pkg/apis.
 GROUP_VERSIONS=(cluster/v1alpha1 policy/v1alpha1 work/v1alpha1 work/v1alpha2)
-# k8s.io/api packages that mco-apiserver serves and so needs OpenAPI for.
+# k8s.io/api packages that mco-apiserver serves, and those their types
+# refer to, so it needs OpenAPI for them.
 BUILTIN_API_PKGS=(
   k8s.io/api/core/v1
   k8s.io/api/apps/v1
   k8s.io/api/autoscaling/v1
   k8s.io/api/batch/v1
   k8s.io/api/coordination/v1
+  k8s.io/api/scheduling/v1alpha3
 )
 APIMACHINERY_PKGS=(
   k8s.io/apimachinery/pkg/apis/meta/v1

@@ -5,6 +5,8 @@
 package resource
 
 import (
+	"fmt"
+
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -19,6 +21,8 @@ type Spec struct {
 	Singular string
 	// Kind is the object kind, e.g. Deployment.
 	Kind string
+	// Version is the one API version the resource is served and stored in.
+	Version string
 	// Namespaced tells whether objects live in a namespace.
 	Namespaced bool
 	// New and NewList return empty objects of the kind and its list.
@@ -37,7 +41,8 @@ type Spec struct {
 	Default func(obj runtime.Object)
 	// Validate checks an object on create (required).
 	Validate func(obj runtime.Object) field.ErrorList
-	// ValidateUpdate checks an update beyond Validate (optional).
+	// ValidateUpdate checks an update, the new object in full and the
+	// transition from old; when nil, updates are checked with Validate.
 	ValidateUpdate func(obj, old runtime.Object) field.ErrorList
 	// Fields returns selectable fields beyond metadata.name and
 	// metadata.namespace (optional).
@@ -47,7 +52,36 @@ type Spec struct {
 	Columns []Column
 }
 
-// GroupVersionKind returns the kind's GVK in the given version.
-func (s *Spec) GroupVersionKind(version string) schema.GroupVersionKind {
-	return schema.GroupVersionKind{Group: s.Resource.Group, Version: version, Kind: s.Kind}
+// GroupVersion returns the group and version the resource is served in.
+func (s *Spec) GroupVersion() schema.GroupVersion {
+	return schema.GroupVersion{Group: s.Resource.Group, Version: s.Version}
+}
+
+// InternalGroupVersion returns the internal version of the resource's group.
+func (s *Spec) InternalGroupVersion() schema.GroupVersion {
+	return schema.GroupVersion{Group: s.Resource.Group, Version: runtime.APIVersionInternal}
+}
+
+// Typed adapts a validation function of a concrete type to Spec.Validate.
+func Typed[T runtime.Object](validate func(T) field.ErrorList) func(runtime.Object) field.ErrorList {
+	return func(obj runtime.Object) field.ErrorList {
+		t, ok := obj.(T)
+		if !ok {
+			return field.ErrorList{field.InternalError(nil, fmt.Errorf("unexpected object type %T", obj))}
+		}
+		return validate(t)
+	}
+}
+
+// TypedUpdate adapts an update validation function of a concrete type to
+// Spec.ValidateUpdate.
+func TypedUpdate[T runtime.Object](validate func(T, T) field.ErrorList) func(runtime.Object, runtime.Object) field.ErrorList {
+	return func(obj, old runtime.Object) field.ErrorList {
+		t, ok1 := obj.(T)
+		o, ok2 := old.(T)
+		if !ok1 || !ok2 {
+			return field.ErrorList{field.InternalError(nil, fmt.Errorf("unexpected object types %T, %T", obj, old))}
+		}
+		return validate(t, o)
+	}
 }

@@ -67,17 +67,13 @@ func (r *StatusREST) ConvertToTable(ctx context.Context, obj runtime.Object, opt
 	return r.store.ConvertToTable(ctx, obj, opts)
 }
 
-// Storage holds the REST endpoints of one resource, keyed as the apiserver
-// expects them: "deployments", "deployments/status", ...
-type Storage map[string]rest.Storage
-
-// NewStorage builds the storage of a resource and its status subresource.
-// versions lists the API versions the resource is served in.
-func NewStorage(scheme *runtime.Scheme, spec *Spec, versions []string, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {
+// NewStorage builds the storage of a resource and, when the spec asks for
+// one, of its status subresource (nil otherwise).
+func NewStorage(scheme *runtime.Scheme, spec *Spec, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {
 	if spec.Validate == nil {
 		return nil, nil, fmt.Errorf("resource %s: no validation function", spec.Resource)
 	}
-	st := newStrategy(scheme, spec, versions)
+	st := newStrategy(scheme, spec)
 	singular := schema.GroupResource{Group: spec.Resource.Group, Resource: spec.Singular}
 	store := &genericregistry.Store{
 		NewFunc:                   spec.New,

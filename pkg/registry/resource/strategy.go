@@ -22,12 +22,10 @@ type strategy struct {
 	runtime.ObjectTyper
 	names.NameGenerator
 	spec *Spec
-	// versions lists the served versions, for the reset-fields sets.
-	versions []string
 }
 
-func newStrategy(typer runtime.ObjectTyper, spec *Spec, versions []string) strategy {
-	return strategy{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, spec: spec, versions: versions}
+func newStrategy(typer runtime.ObjectTyper, spec *Spec) strategy {
+	return strategy{ObjectTyper: typer, NameGenerator: names.SimpleNameGenerator, spec: spec}
 }
 
 func (s strategy) NamespaceScoped() bool { return s.spec.Namespaced }
@@ -67,11 +65,10 @@ func (s strategy) Validate(_ context.Context, obj runtime.Object) field.ErrorLis
 }
 
 func (s strategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
-	errs := s.spec.Validate(obj)
 	if s.spec.ValidateUpdate != nil {
-		errs = append(errs, s.spec.ValidateUpdate(obj, old)...)
+		return s.spec.ValidateUpdate(obj, old)
 	}
-	return errs
+	return s.spec.Validate(obj)
 }
 
 func (strategy) WarningsOnCreate(context.Context, runtime.Object) []string { return nil }
@@ -91,15 +88,9 @@ func (s strategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
 }
 
 func (s strategy) resetFields(set *fieldpath.Set) map[fieldpath.APIVersion]*fieldpath.Set {
-	out := make(map[fieldpath.APIVersion]*fieldpath.Set, len(s.versions))
-	for _, v := range s.versions {
-		gv := s.spec.Resource.Group + "/" + v
-		if s.spec.Resource.Group == "" {
-			gv = v
-		}
-		out[fieldpath.APIVersion(gv)] = set
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		fieldpath.APIVersion(s.spec.GroupVersion().String()): set,
 	}
-	return out
 }
 
 // statusStrategy implements updates through the status subresource.

@@ -1,0 +1,56 @@
+// Package apiserver assembles mco-apiserver: the scheme, the storage of every
+// served resource, authentication and admission, following k8s.io/apiserver's
+// Config -> Complete -> New.
+package apiserver
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	genericapiserver "k8s.io/apiserver/pkg/server"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/mco-org/mco/pkg/builtin"
+	"github.com/mco-org/mco/pkg/registry/karmada"
+	"github.com/mco-org/mco/pkg/registry/resource"
+)
+
+// Resources returns every resource mco-apiserver serves.
+func Resources() []*resource.Spec {
+	return append(builtin.Resources(), karmada.Resources()...)
+}
+
+// ExtraConfig holds what mco-apiserver needs beyond the generic server.
+type ExtraConfig struct {
+	Scheme    *runtime.Scheme
+	Codecs    serializer.CodecFactory
+	Resources []*resource.Spec
+	// KubeClient talks to this server over loopback; KubeInformers feed the
+	// admission plugins and in-process controllers.
+	KubeClient    kubernetes.Interface
+	KubeInformers informers.SharedInformerFactory
+}
+
+// Config is the configuration of mco-apiserver before completion.
+type Config struct {
+	Generic *genericapiserver.Config
+	Extra   ExtraConfig
+}
+
+type completedConfig struct {
+	generic genericapiserver.CompletedConfig
+	extra   *ExtraConfig
+}
+
+// CompletedConfig is a Config with defaults filled in; only New accepts it.
+type CompletedConfig struct {
+	*completedConfig
+}
+
+// Complete fills in the defaults of the generic configuration.
+func (c *Config) Complete() CompletedConfig {
+	return CompletedConfig{&completedConfig{
+		generic: c.Generic.Complete(c.Extra.KubeInformers),
+		extra:   &c.Extra,
+	}}
+}

@@ -1,0 +1,118 @@
+package options
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apiserver/pkg/admission"
+	"k8s.io/apiserver/pkg/admission/initializer"
+	"k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle"
+	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
+	genericapiserver "k8s.io/apiserver/pkg/server"
+	"k8s.io/apiserver/pkg/server/dynamiccertificates"
+	serverstorage "k8s.io/apiserver/pkg/server/storage"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/mco-org/mco/pkg/apiserver"
+	nscontroller "github.com/mco-org/mco/pkg/controllers/namespace"
+	generatedopenapi "github.com/mco-org/mco/pkg/generated/openapi"
+	"github.com/mco-org/mco/pkg/version"
+)
+
+// Config builds the server configuration from completed, valid options.
+func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
+	resources := apiserver.Resources()
+	scheme, err := apiserver.NewScheme(resources, true)
+	if err != nil {
+		return nil, err
+	}
+	codecs := serializer.NewCodecFactory(scheme)
+	gc := genericapiserver.NewConfig(codecs)
+	gc.EffectiveVersion = apiserver.NewEffectiveVersion()
+
+	if err := o.SecureServing.ApplyTo(&gc.SecureServing, &gc.LoopbackClientConfig); err != nil {
+		return nil, fmt.Errorf("secure serving: %w", err)
+	}
+	clientCA, err := dynamiccertificates.NewDynamicCAContentFromFile("client-ca", o.pki.CACert)
+	if err != nil {
+		return nil, fmt.Errorf("client CA: %w", err)
+	}
+	gc.SecureServing.ClientCA = clientCA
+	authn, err := apiserver.NewAuthenticator(clientCA, o.TokenAuthFile)
+	if err != nil {
+		return nil, err
+	}
+	gc.Authentication.Authenticator = authn
+	gc.Authorization.Authorizer = apiserver.AuthorizationModes[o.AuthorizationMode]
+
+	// OpenAPI names come from a scheme without the internal registrations,
+	// so that each kind is tagged with its served group-version-kind only.
+	namerScheme, err := apiserver.NewScheme(resources, false)
+	if err != nil {
+		return nil, err
+	}
+	namer := openapinamer.NewDefinitionNamer(namerScheme)
+	gc.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(generatedopenapi.GetOpenAPIDefinitions, namer)
+	gc.OpenAPIConfig.Info.Title = "mco"
+	gc.OpenAPIConfig.Info.Version = version.Get().GitVersion
+	gc.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(generatedopenapi.GetOpenAPIDefinitions, namer)
+	gc.OpenAPIV3Config.Info.Title = "mco"
+	gc.OpenAPIV3Config.Info.Version = version.Get().GitVersion
+
+	encoding := serverstorage.NewDefaultResourceEncodingConfig(scheme)
+	enabled := serverstorage.NewResourceConfig()
+	for _, r := range resources {
+		encoding.SetResourceEncoding(r.Resource, r.GroupVersion(), r.InternalGroupVersion())
+		enabled.EnableVersions(r.GroupVersion())
+	}
+	factory := serverstorage.NewDefaultStorageFactory(o.Etcd.StorageConfig, o.Etcd.DefaultStorageMediaType,
+		codecs, encoding, enabled, nil)
+	if err := o.Etcd.ApplyWithStorageFactoryTo(factory, gc); err != nil {
+		return nil, fmt.Errorf("etcd storage: %w", err)
+	}
+
+	kubeClient, err := kubernetes.NewForConfig(gc.LoopbackClientConfig)
+	if err != nil {
+		return nil, fmt.Errorf("loopback client: %w", err)
+	}
+	dynamicClient, err := dynamic.NewForConfig(gc.LoopbackClientConfig)
+	if err != nil {
+		return nil, fmt.Errorf("loopback dynamic client: %w", err)
+	}
+	kubeInformers := informers.NewSharedInformerFactory(kubeClient, 10*time.Minute)
+	admissionChain, err := newAdmission(ctx, kubeClient, dynamicClient, kubeInformers, gc)
+	if err != nil {
+		return nil, err
+	}
+	gc.AdmissionControl = admissionChain
+
+	return &apiserver.Config{
+		Generic: gc,
+		Extra: apiserver.ExtraConfig{
+			Scheme: scheme, Codecs: codecs, Resources: resources,
+			KubeClient: kubeClient, KubeInformers: kubeInformers,
+		},
+	}, nil
+}
+
+// newAdmission builds the admission chain: NamespaceLifecycle, which refuses
+// objects in missing or terminating namespaces and protects the system ones.
+func newAdmission(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, inf informers.SharedInformerFactory, gc *genericapiserver.Config) (admission.Interface, error) {
+	nsLifecycle, err := lifecycle.NewLifecycle(sets.New(nscontroller.SystemNamespaces...))
+	if err != nil {
+		return nil, fmt.Errorf("namespace lifecycle admission: %w", err)
+	}
+	init := initializer.New(kube, dyn, inf, gc.Authorization.Authorizer, utilfeature.DefaultFeatureGate,
+		gc.EffectiveVersion, ctx.Done(), nil)
+	init.Initialize(nsLifecycle)
+	if err := admission.ValidateInitialization(nsLifecycle); err != nil {
+		return nil, fmt.Errorf("namespace lifecycle admission: %w", err)
+	}
+	return admission.NewChainHandler(nsLifecycle), nil
+}

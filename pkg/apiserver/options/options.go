@@ -1,0 +1,165 @@
+// Package options holds mco-apiserver's flags and turns them into a running
+// server: Complete fills defaults and the PKI, Validate checks, Run serves.
+package options
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+	genericoptions "k8s.io/apiserver/pkg/server/options"
+	"k8s.io/apiserver/pkg/storage/storagebackend"
+	"k8s.io/klog/v2"
+
+	"github.com/mco-org/mco/pkg/apiserver"
+	"github.com/mco-org/mco/pkg/apiserver/etcd"
+	"github.com/mco-org/mco/pkg/apiserver/pki"
+)
+
+// DefaultSecurePort is the port served when --secure-port is not given.
+const DefaultSecurePort = 6443
+
+// Options are mco-apiserver's flags.
+type Options struct {
+	// DataDir holds the PKI, admin.kubeconfig and the embedded etcd's data.
+	DataDir string
+	// TokenAuthFile lists bearer tokens (Kubernetes' static token CSV).
+	TokenAuthFile string
+	// AuthorizationMode names the authorizer (see apiserver.AuthorizationModes).
+	AuthorizationMode string
+
+	SecureServing *genericoptions.SecureServingOptionsWithLoopback
+	Etcd          *genericoptions.EtcdOptions
+
+	// pki is filled by Complete.
+	pki pki.Files
+}
+
+// New returns options with mco's defaults.
+func New() *Options {
+	o := &Options{
+		DataDir:           "mco-data",
+		AuthorizationMode: "AllowAuthenticated",
+		SecureServing:     genericoptions.NewSecureServingOptions().WithLoopback(),
+		Etcd:              genericoptions.NewEtcdOptions(storagebackend.NewDefaultConfig("/registry", nil)),
+	}
+	o.SecureServing.BindPort = DefaultSecurePort
+	o.SecureServing.BindAddress = net.ParseIP("127.0.0.1")
+	o.Etcd.DefaultStorageMediaType = "application/json"
+	return o
+}
+
+// AddFlags registers the flags.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.DataDir, "data-dir", o.DataDir,
+		"Directory for the PKI, admin.kubeconfig and the embedded etcd's data. Created when missing; reused on later starts.")
+	fs.StringVar(&o.TokenAuthFile, "token-auth-file", o.TokenAuthFile,
+		"CSV file of bearer tokens (token,user,uid,\"group1,group2\") accepted besides client certificates.")
+	fs.StringVar(&o.AuthorizationMode, "authorization-mode", o.AuthorizationMode,
+		"Authorizer for requests. One of: "+strings.Join(modes(), ", ")+".")
+	o.SecureServing.AddFlags(fs)
+	o.Etcd.AddFlags(fs)
+	fs.Lookup("etcd-servers").Usage = "External etcd servers (scheme://ip:port, comma-separated). Empty runs an embedded etcd under --data-dir."
+}
+
+func modes() []string {
+	var out []string
+	for m := range apiserver.AuthorizationModes {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Complete makes the data directory absolute and creates the PKI that is
+// missing. The serving certificate is used unless --tls-cert-file is set.
+func (o *Options) Complete() error {
+	abs, err := filepath.Abs(o.DataDir)
+	if err != nil {
+		return fmt.Errorf("data dir: %w", err)
+	}
+	o.DataDir = abs
+	var hosts []string
+	if ip := o.SecureServing.BindAddress; ip != nil {
+		hosts = append(hosts, ip.String())
+	}
+	files, err := pki.Ensure(filepath.Join(o.DataDir, "pki"), hosts)
+	if err != nil {
+		return fmt.Errorf("prepare certificates: %w", err)
+	}
+	o.pki = files
+	if o.SecureServing.ServerCert.CertKey.CertFile == "" {
+		o.SecureServing.ServerCert.CertKey.CertFile = files.ServingCert
+		o.SecureServing.ServerCert.CertKey.KeyFile = files.ServingKey
+	}
+	return nil
+}
+
+// Validate checks the options after Complete.
+func (o *Options) Validate() error {
+	var errs []error
+	errs = append(errs, o.SecureServing.Validate()...)
+	if o.SecureServing.BindPort == 0 {
+		errs = append(errs, errors.New("--secure-port must not be 0"))
+	}
+	if len(o.Etcd.StorageConfig.Transport.ServerList) > 0 {
+		errs = append(errs, o.Etcd.Validate()...)
+	}
+	if _, ok := apiserver.AuthorizationModes[o.AuthorizationMode]; !ok {
+		errs = append(errs, fmt.Errorf("--authorization-mode %q is not one of %s", o.AuthorizationMode, strings.Join(modes(), ", ")))
+	}
+	return errors.Join(errs...)
+}
+
+// Run starts the embedded etcd when no external one is configured, then
+// serves until ctx ends.
+func (o *Options) Run(ctx context.Context) error {
+	logger := klog.FromContext(ctx)
+	if len(o.Etcd.StorageConfig.Transport.ServerList) == 0 {
+		e, err := etcd.Start(ctx, o.DataDir)
+		if err != nil {
+			return err
+		}
+		defer e.Stop()
+		logger.Info("Embedded etcd is serving", "url", e.ClientURL(), "dir", filepath.Join(o.DataDir, "etcd"))
+		o.Etcd.StorageConfig.Transport.ServerList = []string{e.ClientURL()}
+		go func() {
+			if err, ok := <-e.Err(); ok && err != nil {
+				logger.Error(err, "Embedded etcd failed")
+			}
+		}()
+	}
+	cfg, err := o.Config(ctx)
+	if err != nil {
+		return err
+	}
+	server, err := cfg.Complete().New()
+	if err != nil {
+		return err
+	}
+	kubeconfig := filepath.Join(o.DataDir, "admin.kubeconfig")
+	if err := WriteAdminKubeconfig(kubeconfig, o.pki, o.serverURL()); err != nil {
+		return err
+	}
+	logger.Info("Admin kubeconfig written", "path", kubeconfig)
+	prepared := server.Generic.PrepareRun()
+	return prepared.RunWithContext(ctx)
+}
+
+// serverURL is where local clients reach the server.
+func (o *Options) serverURL() string {
+	host := "127.0.0.1"
+	if ip := o.SecureServing.BindAddress; ip != nil && !ip.IsUnspecified() {
+		host = ip.String()
+	}
+	port := o.SecureServing.BindPort
+	if o.SecureServing.Listener != nil {
+		port = o.SecureServing.Listener.Addr().(*net.TCPAddr).Port
+	}
+	return "https://" + net.JoinHostPort(host, fmt.Sprint(port))
+}

@@ -1,0 +1,169 @@
+// Package pki creates and reloads the certificates of mco-apiserver: a CA, a
+// serving certificate signed by it, and an admin client certificate.
+package pki
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"errors"
+	"fmt"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"k8s.io/client-go/util/cert"
+	"k8s.io/client-go/util/keyutil"
+)
+
+// Files are the paths of the PKI under a data directory.
+type Files struct {
+	CACert, CAKey           string
+	ServingCert, ServingKey string
+	AdminCert, AdminKey     string
+}
+
+// FilesIn returns the PKI paths under dir.
+func FilesIn(dir string) Files {
+	p := func(name string) string { return filepath.Join(dir, name) }
+	return Files{
+		CACert: p("ca.crt"), CAKey: p("ca.key"),
+		ServingCert: p("apiserver.crt"), ServingKey: p("apiserver.key"),
+		AdminCert: p("admin.crt"), AdminKey: p("admin.key"),
+	}
+}
+
+// validity of the certificates created here.
+const validity = 10 * 365 * 24 * time.Hour
+
+// Ensure creates whatever part of the PKI is missing under dir and leaves
+// existing files untouched. The serving certificate names hosts (DNS names
+// or IP addresses) plus localhost and 127.0.0.1.
+func Ensure(dir string, hosts []string) (Files, error) {
+	f := FilesIn(dir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return f, fmt.Errorf("create pki directory: %w", err)
+	}
+	caCert, caKey, err := ensureCA(f)
+	if err != nil {
+		return f, err
+	}
+	if !exists(f.ServingCert) || !exists(f.ServingKey) {
+		var ips []net.IP
+		dns := []string{"localhost"}
+		for _, h := range append([]string{"127.0.0.1"}, hosts...) {
+			if ip := net.ParseIP(h); ip != nil {
+				if !ip.IsUnspecified() {
+					ips = append(ips, ip)
+				}
+			} else if h != "" {
+				dns = append(dns, h)
+			}
+		}
+		tmpl := &x509.Certificate{
+			Subject:     pkix.Name{CommonName: "mco-apiserver"},
+			DNSNames:    dns,
+			IPAddresses: ips,
+			KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
+			ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		}
+		if err := issue(tmpl, caCert, caKey, f.ServingCert, f.ServingKey); err != nil {
+			return f, fmt.Errorf("serving certificate: %w", err)
+		}
+	}
+	if !exists(f.AdminCert) || !exists(f.AdminKey) {
+		tmpl := &x509.Certificate{
+			Subject:     pkix.Name{CommonName: "mco-admin", Organization: []string{"system:masters"}},
+			KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
+			ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+		}
+		if err := issue(tmpl, caCert, caKey, f.AdminCert, f.AdminKey); err != nil {
+			return f, fmt.Errorf("admin certificate: %w", err)
+		}
+	}
+	return f, nil
+}
+
+// ensureCA loads the CA, creating it first when absent.
+func ensureCA(f Files) (*x509.Certificate, crypto.Signer, error) {
+	if !exists(f.CACert) || !exists(f.CAKey) {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			return nil, nil, fmt.Errorf("generate CA key: %w", err)
+		}
+		ca, err := cert.NewSelfSignedCACert(cert.Config{CommonName: "mco-ca"}, key)
+		if err != nil {
+			return nil, nil, fmt.Errorf("create CA certificate: %w", err)
+		}
+		if err := write(f.CACert, f.CAKey, ca, key); err != nil {
+			return nil, nil, err
+		}
+	}
+	certs, err := cert.CertsFromFile(f.CACert)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read CA certificate: %w", err)
+	}
+	keyAny, err := keyutil.PrivateKeyFromFile(f.CAKey)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read CA key: %w", err)
+	}
+	key, ok := keyAny.(crypto.Signer)
+	if !ok {
+		return nil, nil, errors.New("CA key cannot sign")
+	}
+	return certs[0], key, nil
+}
+
+// issue signs tmpl with the CA and writes the certificate and a new key.
+func issue(tmpl *x509.Certificate, ca *x509.Certificate, caKey crypto.Signer, certPath, keyPath string) error {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return fmt.Errorf("generate key: %w", err)
+	}
+	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 120))
+	if err != nil {
+		return fmt.Errorf("serial number: %w", err)
+	}
+	now := time.Now()
+	tmpl.SerialNumber = serial
+	tmpl.NotBefore = now.Add(-time.Hour)
+	tmpl.NotAfter = now.Add(validity)
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, key.Public(), caKey)
+	if err != nil {
+		return fmt.Errorf("sign certificate: %w", err)
+	}
+	c, err := x509.ParseCertificate(der)
+	if err != nil {
+		return fmt.Errorf("parse certificate: %w", err)
+	}
+	return write(certPath, keyPath, c, key)
+}
+
+// write stores a certificate and its key as PEM, the key readable by the owner only.
+func write(certPath, keyPath string, c *x509.Certificate, key *ecdsa.PrivateKey) error {
+	keyPEM, err := keyutil.MarshalPrivateKeyToPEM(key)
+	if err != nil {
+		return fmt.Errorf("encode key: %w", err)
+	}
+	if err := keyutil.WriteKey(keyPath, keyPEM); err != nil {
+		return fmt.Errorf("write %s: %w", keyPath, err)
+	}
+	certPEM, err := cert.EncodeCertificates(c)
+	if err != nil {
+		return fmt.Errorf("encode certificate: %w", err)
+	}
+	if err := cert.WriteCert(certPath, certPEM); err != nil {
+		return fmt.Errorf("write %s: %w", certPath, err)
+	}
+	return nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

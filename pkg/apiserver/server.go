@@ -1,0 +1,119 @@
+package apiserver
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apiserver/pkg/registry/rest"
+	genericapiserver "k8s.io/apiserver/pkg/server"
+
+	nscontroller "github.com/mco-org/mco/pkg/controllers/namespace"
+	"github.com/mco-org/mco/pkg/registry/namespace"
+	"github.com/mco-org/mco/pkg/registry/resource"
+	"github.com/mco-org/mco/pkg/registry/scale"
+)
+
+// Server is a running-to-be mco-apiserver.
+type Server struct {
+	Generic *genericapiserver.GenericAPIServer
+}
+
+// scaleAccessors names the resources with a scale subresource.
+var scaleAccessors = map[string]scale.Accessor{
+	"apps/deployments":  scale.Deployment,
+	"apps/statefulsets": scale.StatefulSet,
+	"apps/replicasets":  scale.ReplicaSet,
+}
+
+// New builds the server and installs every API group.
+func (c CompletedConfig) New() (*Server, error) {
+	s, err := c.generic.New("mco-apiserver", genericapiserver.NewEmptyDelegate())
+	if err != nil {
+		return nil, fmt.Errorf("create generic apiserver: %w", err)
+	}
+	scheme, codecs := c.extra.Scheme, c.extra.Codecs
+	paramCodec := runtime.NewParameterCodec(scheme)
+	groups := map[string]*genericapiserver.APIGroupInfo{}
+	var order []string
+	for _, spec := range c.extra.Resources {
+		storage, err := c.storageFor(spec)
+		if err != nil {
+			return nil, err
+		}
+		group := spec.Resource.Group
+		info, ok := groups[group]
+		if !ok {
+			g := genericapiserver.NewDefaultAPIGroupInfo(group, scheme, paramCodec, codecs)
+			info = &g
+			groups[group] = info
+			order = append(order, group)
+		}
+		if info.VersionedResourcesStorageMap[spec.Version] == nil {
+			info.VersionedResourcesStorageMap[spec.Version] = map[string]rest.Storage{}
+		}
+		for path, st := range storage {
+			info.VersionedResourcesStorageMap[spec.Version][path] = st
+		}
+	}
+	for _, group := range order {
+		info := groups[group]
+		if group == "" {
+			err = s.InstallLegacyAPIGroup(genericapiserver.DefaultLegacyAPIPrefix, info)
+		} else {
+			err = s.InstallAPIGroup(info)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("install API group %q: %w", group, err)
+		}
+	}
+	if err := c.addPostStartHooks(s); err != nil {
+		return nil, err
+	}
+	return &Server{Generic: s}, nil
+}
+
+// storageFor returns the REST endpoints of one resource keyed by path:
+// "deployments", "deployments/status", "deployments/scale", ...
+func (c CompletedConfig) storageFor(spec *resource.Spec) (map[string]rest.Storage, error) {
+	main, status, err := resource.NewStorage(c.extra.Scheme, spec, c.generic.RESTOptionsGetter)
+	if err != nil {
+		return nil, err
+	}
+	plural := spec.Resource.Resource
+	out := map[string]rest.Storage{plural: main}
+	if status != nil {
+		out[plural+"/status"] = status
+	}
+	if spec.Resource.Group == "" && plural == "namespaces" {
+		ns := namespace.New(main)
+		out[plural] = ns
+		out[plural+"/finalize"] = namespace.NewFinalize(ns)
+	}
+	if acc, ok := scaleAccessors[spec.Resource.String()]; ok {
+		out[plural+"/scale"] = scale.New(main.Store, acc)
+	}
+	return out, nil
+}
+
+// addPostStartHooks creates the system namespaces and starts the namespace
+// finalizer once the server serves.
+func (c CompletedConfig) addPostStartHooks(s *genericapiserver.GenericAPIServer) error {
+	err := s.AddPostStartHook("mco-bootstrap-namespaces", func(ctx genericapiserver.PostStartHookContext) error {
+		return nscontroller.EnsureSystemNamespaces(ctx, c.extra.KubeClient)
+	})
+	if err != nil {
+		return fmt.Errorf("add bootstrap hook: %w", err)
+	}
+	err = s.AddPostStartHook("mco-namespace-finalizer", func(ctx genericapiserver.PostStartHookContext) error {
+		ctrl, err := nscontroller.New(ctx.LoopbackClientConfig, c.extra.KubeInformers)
+		if err != nil {
+			return err
+		}
+		go ctrl.Run(ctx, 2)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("add namespace finalizer hook: %w", err)
+	}
+	return nil
+}

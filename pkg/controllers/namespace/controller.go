@@ -1,0 +1,170 @@
+package namespace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+)
+
+// errContentRemains asks for a retry while objects are still being deleted.
+var errContentRemains = errors.New("namespace still has content")
+
+// Controller empties Terminating namespaces and completes their deletion.
+type Controller struct {
+	kube      kubernetes.Interface
+	dynamic   dynamic.Interface
+	discovery discovery.DiscoveryInterface
+	lister    corelisters.NamespaceLister
+	synced    cache.InformerSynced
+	informers informers.SharedInformerFactory
+	queue     workqueue.TypedRateLimitingInterface[string]
+}
+
+// New builds the controller over a loopback client configuration.
+func New(cfg *rest.Config, inf informers.SharedInformerFactory) (*Controller, error) {
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("namespace controller client: %w", err)
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("namespace controller dynamic client: %w", err)
+	}
+	nsInformer := inf.Core().V1().Namespaces()
+	c := &Controller{
+		kube:      kube,
+		dynamic:   dyn,
+		discovery: kube.Discovery(),
+		lister:    nsInformer.Lister(),
+		synced:    nsInformer.Informer().HasSynced,
+		informers: inf,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(
+			workqueue.NewTypedItemExponentialFailureRateLimiter[string](100*time.Millisecond, 30*time.Second),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: "namespace-finalizer"}),
+	}
+	_, err = nsInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    c.enqueue,
+		UpdateFunc: func(_, obj any) { c.enqueue(obj) },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("watch namespaces: %w", err)
+	}
+	return c, nil
+}
+
+func (c *Controller) enqueue(obj any) {
+	if ns, ok := obj.(*corev1.Namespace); ok && ns.DeletionTimestamp != nil {
+		c.queue.Add(ns.Name)
+	}
+}
+
+// Run processes namespaces until ctx ends.
+func (c *Controller) Run(ctx context.Context, workers int) {
+	defer utilruntime.HandleCrash()
+	defer c.queue.ShutDown()
+	c.informers.Start(ctx.Done())
+	if !cache.WaitForCacheSync(ctx.Done(), c.synced) {
+		return
+	}
+	for i := 0; i < workers; i++ {
+		go wait.UntilWithContext(ctx, c.worker, time.Second)
+	}
+	<-ctx.Done()
+}
+
+func (c *Controller) worker(ctx context.Context) {
+	for {
+		name, quit := c.queue.Get()
+		if quit {
+			return
+		}
+		err := c.sync(ctx, name)
+		if err == nil {
+			c.queue.Forget(name)
+		} else {
+			if !errors.Is(err, errContentRemains) {
+				klog.FromContext(ctx).Error(err, "Finalizing namespace failed", "namespace", name)
+			}
+			c.queue.AddRateLimited(name)
+		}
+		c.queue.Done(name)
+	}
+}
+
+// sync moves one namespace along its deletion.
+func (c *Controller) sync(ctx context.Context, name string) error {
+	ns, err := c.lister.Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("get namespace %q: %w", name, err)
+	}
+	switch decide(ns) {
+	case emptyNamespace:
+		if err := c.deleteContent(ctx, name); err != nil {
+			return err
+		}
+		ns = ns.DeepCopy()
+		ns.Spec.Finalizers = withoutOurFinalizer(ns.Spec.Finalizers)
+		if _, err := c.kube.CoreV1().Namespaces().Finalize(ctx, ns, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("finalize namespace %q: %w", name, err)
+		}
+		return c.deleteNamespace(ctx, name)
+	case deleteAgain:
+		return c.deleteNamespace(ctx, name)
+	}
+	return nil
+}
+
+func (c *Controller) deleteNamespace(ctx context.Context, name string) error {
+	err := c.kube.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("delete namespace %q: %w", name, err)
+	}
+	return nil
+}
+
+// deleteContent deletes every namespaced object in the namespace and
+// reports errContentRemains while some are still there (e.g. held by
+// finalizers).
+func (c *Controller) deleteContent(ctx context.Context, name string) error {
+	lists, err := c.discovery.ServerPreferredNamespacedResources()
+	if err != nil && len(lists) == 0 {
+		return fmt.Errorf("discover namespaced resources: %w", err)
+	}
+	remaining := 0
+	for _, gvr := range deletableResources(lists) {
+		client := c.dynamic.Resource(gvr).Namespace(name)
+		if err := client.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("delete %s in namespace %q: %w", gvr, name, err)
+		}
+		left, err := client.List(ctx, metav1.ListOptions{Limit: 1})
+		if err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("list %s in namespace %q: %w", gvr, name, err)
+		}
+		if err == nil {
+			remaining += len(left.Items)
+		}
+	}
+	if remaining > 0 {
+		return errContentRemains
+	}
+	return nil
+}

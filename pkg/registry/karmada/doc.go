@@ -1,0 +1,30 @@
+// Package karmada describes how mco-apiserver serves the Karmada-compatible
+// kinds: names, scope, validation, status subresources and table columns.
+package karmada
+
+import (
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/mco-org/mco/pkg/registry/resource"
+)
+
+// category groups every Karmada kind for `kubectl get karmada-io`.
+const category = "karmada-io"
+
+// Resources returns the specs of every Karmada-compatible resource served.
+func Resources() []*resource.Spec {
+	var out []*resource.Spec
+	out = append(out, policyResources()...)
+	out = append(out, workResources()...)
+	out = append(out, clusterResources()...)
+	return out
+}
+
+// conditionStatus returns the status of a condition type, or "" when absent.
+func conditionStatus(conds []metav1.Condition, condType string) string {
+	if c := meta.FindStatusCondition(conds, condType); c != nil {
+		return string(c.Status)
+	}
+	return ""
+}
