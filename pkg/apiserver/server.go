@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/registry/rest"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 
@@ -19,10 +20,10 @@ type Server struct {
 }
 
 // scaleAccessors names the resources with a scale subresource.
-var scaleAccessors = map[string]scale.Accessor{
-	"apps/deployments":  scale.Deployment,
-	"apps/statefulsets": scale.StatefulSet,
-	"apps/replicasets":  scale.ReplicaSet,
+var scaleAccessors = map[schema.GroupResource]scale.Accessor{
+	{Group: "apps", Resource: "deployments"}:  scale.Deployment,
+	{Group: "apps", Resource: "statefulsets"}: scale.StatefulSet,
+	{Group: "apps", Resource: "replicasets"}:  scale.ReplicaSet,
 }
 
 // New builds the server and installs every API group.
@@ -89,7 +90,7 @@ func (c CompletedConfig) storageFor(spec *resource.Spec) (map[string]rest.Storag
 		out[plural] = ns
 		out[plural+"/finalize"] = namespace.NewFinalize(ns)
 	}
-	if acc, ok := scaleAccessors[spec.Resource.String()]; ok {
+	if acc, ok := scaleAccessors[spec.Resource]; ok {
 		out[plural+"/scale"] = scale.New(main.Store, acc)
 	}
 	return out, nil

@@ -55,8 +55,9 @@ func TestAuthentication(t *testing.T) {
 			t.Errorf("GET %s with token %q: %d, want %d", c.path, c.token, got, c.want)
 		}
 	}
-	out, errOut, err := s.Kubectl(t, "", "--kubeconfig", "/dev/null", "--insecure-skip-tls-verify", "get", "namespaces")
-	if err == nil || !strings.Contains(errOut, "Unauthorized") && !strings.Contains(errOut, "credentials") {
-		t.Errorf("kubectl without credentials: err=%v out=%s stderr=%s", err, out, errOut)
+	// kubectl with a token the server does not know is refused as well.
+	out, errOut, err := s.Kubectl(t, "", "--kubeconfig", "/dev/null", "--insecure-skip-tls-verify", "--token", "not-a-token", "get", "namespaces")
+	if err == nil || !strings.Contains(errOut, "Unauthorized") && !strings.Contains(errOut, "logged in") {
+		t.Errorf("kubectl with an unknown token: err=%v out=%s stderr=%s", err, out, errOut)
 	}
 }

@@ -54,7 +54,8 @@ func TestBadInputIsRejected(t *testing.T) {
 		{
 			name:    "a kind the server does not serve",
 			input:   "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: busybox\n",
-			wantErr: []string{"Pod"},
+			args:    []string{"--validate=false"},
+			wantErr: []string{`no matches for kind "Pod"`},
 		},
 		{
 			name:    "a cluster without a sync mode",

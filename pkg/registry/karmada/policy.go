@@ -42,7 +42,9 @@ func policyResources() []*resource.Spec {
 	pp.NewList = func() runtime.Object { return &policyv1alpha1.PropagationPolicyList{} }
 	// Selector namespaces default to the policy's, known only once the
 	// request's namespace is set, so default again after decoding.
-	pp.Default = func(o runtime.Object) { policyv1alpha1.SetDefaults_PropagationPolicy(o.(*policyv1alpha1.PropagationPolicy)) }
+	pp.Default = func(o runtime.Object) {
+		policyv1alpha1.SetDefaults_PropagationPolicy(o.(*policyv1alpha1.PropagationPolicy))
+	}
 	pp.Validate = resource.Typed(validation.ValidatePropagationPolicy)
 	pp.Columns = propagationColumns(func(o runtime.Object) *policyv1alpha1.PropagationSpec {
 		return &o.(*policyv1alpha1.PropagationPolicy).Spec
