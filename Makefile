@@ -38,3 +38,21 @@ kubectl:
 ## run: start mco-apiserver in the foreground on embedded etcd
 run: build kubectl
 	hack/run.sh
+
+.PHONY: local-up local-down member-bins test-e2e
+
+## local-up: mco plus three real member clusters, joined; returns when ready
+local-up:
+	hack/local-up.sh up
+
+## local-down: stop everything local-up started
+local-down:
+	hack/local-up.sh down
+
+## member-bins: build etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok (cached)
+member-bins:
+	hack/build-member-binaries.sh
+
+## test-e2e: end-to-end tests against real member clusters
+test-e2e: build member-bins
+	go test -count=1 -timeout 30m ./test/e2e/...

@@ -1,40 +1,68 @@
 #!/usr/bin/env bash
-# Builds the tools that tests and scripts run (today: kubectl) from the Go
-# modules pinned in hack/tools/go.mod, once per version, into a cache outside
-# the repository, and links them into _output/bin/.
+# Builds the programs that tests and scripts run — kubectl and the member
+# cluster binaries (etcd, kube-apiserver, kube-controller-manager,
+# kube-scheduler, kwok) — from the Go modules pinned in hack/tools/go.mod,
+# once per version, into a cache outside the repository, and links them into
+# _output/bin/. A no-op when the cache already has them.
 #
 #   hack/build-tools.sh [tool ...]      (default: every tool)
 set -o errexit -o nounset -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 KUBE_VERSION=${KUBE_VERSION:-v1.37.2}
-CACHE=${MCO_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME}/.cache}/mco}/tools/${KUBE_VERSION}
+CACHE=${MCO_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME}/.cache}/mco}/bin/${KUBE_VERSION}
 BIN=${ROOT}/_output/bin
 mkdir -p "${CACHE}" "${BIN}"
 
-major=${KUBE_VERSION#v}; major=${major%%.*}
-minor=${KUBE_VERSION#v*.}; minor=${minor%%.*}
-ldflags="-s -w"
-for pkg in k8s.io/client-go/pkg/version k8s.io/component-base/version; do
-  ldflags+=" -X ${pkg}.gitVersion=${KUBE_VERSION} -X ${pkg}.gitMajor=${major} -X ${pkg}.gitMinor=${minor}"
-  ldflags+=" -X ${pkg}.gitTreeState=clean -X ${pkg}.buildDate=1970-01-01T00:00:00Z"
-done
-
-build() {
-  local name=$1 pkg=$2
-  if [ ! -x "${CACHE}/${name}" ]; then
-    echo ">> building ${name} ${KUBE_VERSION} into ${CACHE}"
-    (cd "${ROOT}/hack/tools" && go build -trimpath -ldflags "${ldflags}" -o "${CACHE}/${name}.tmp" "${pkg}")
-    mv "${CACHE}/${name}.tmp" "${CACHE}/${name}"
-  fi
-  ln -sf "${CACHE}/${name}" "${BIN}/${name}"
-}
+declare -A PKGS=(
+  [kubectl]=./cmd/kubectl
+  [etcd]=./cmd/etcd
+  [kube-apiserver]=k8s.io/kubernetes/cmd/kube-apiserver
+  [kube-controller-manager]=k8s.io/kubernetes/cmd/kube-controller-manager
+  [kube-scheduler]=k8s.io/kubernetes/cmd/kube-scheduler
+  [kwok]=sigs.k8s.io/kwok/cmd/kwok
+)
+ALL=(kubectl etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
 
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(kubectl)
+[ ${#tools[@]} -gt 0 ] || tools=("${ALL[@]}")
+
+missing=()
 for t in "${tools[@]}"; do
-  case "$t" in
-    kubectl) build kubectl ./cmd/kubectl ;;
-    *) echo "unknown tool: $t" >&2; exit 1 ;;
-  esac
+  [ -n "${PKGS[$t]:-}" ] || { echo "unknown tool: $t (known: ${ALL[*]})" >&2; exit 1; }
+  [ -x "${CACHE}/${t}" ] || missing+=("$t")
 done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  major=${KUBE_VERSION#v}; major=${major%%.*}
+  minor=${KUBE_VERSION#v*.}; minor=${minor%%.*}
+  ldflags="-s -w"
+  for pkg in k8s.io/client-go/pkg/version k8s.io/component-base/version; do
+    ldflags+=" -X ${pkg}.gitVersion=${KUBE_VERSION} -X ${pkg}.gitMajor=${major} -X ${pkg}.gitMinor=${minor}"
+    ldflags+=" -X ${pkg}.gitTreeState=clean -X ${pkg}.buildDate=1970-01-01T00:00:00Z"
+  done
+  pkgs=()
+  for t in "${missing[@]}"; do pkgs+=("${PKGS[$t]}"); done
+  echo ">> building ${missing[*]} (${KUBE_VERSION}) into ${CACHE}; the first build takes several minutes"
+  tmp=$(mktemp -d "${CACHE}/.build.XXXXXX")
+  trap 'rm -rf "${tmp}"' EXIT
+  # One go build for all, so that shared packages compile once.
+  (cd "${ROOT}/hack/tools" && go build -trimpath -ldflags "${ldflags}" -o "${tmp}/" "${pkgs[@]}")
+  for t in "${missing[@]}"; do mv "${tmp}/${t}" "${CACHE}/${t}"; done
+fi
+
+for t in "${tools[@]}"; do ln -sf "${CACHE}/${t}" "${BIN}/${t}"; done
+
+# kwok needs stage definitions (node initialisation and lease heartbeat, pod
+# ready/complete/delete); the kwok module ships them. Gather them once.
+if [[ " ${tools[*]} " == *" kwok "* ]]; then
+  if [ ! -f "${CACHE}/kwok-stages.yaml" ]; then
+    kwokdir=$(cd "${ROOT}/hack/tools" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
+    for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+             pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+      echo "---"; cat "${kwokdir}/kustomize/stage/${f}"
+    done > "${CACHE}/kwok-stages.yaml.tmp"
+    mv "${CACHE}/kwok-stages.yaml.tmp" "${CACHE}/kwok-stages.yaml"
+  fi
+  ln -sf "${CACHE}/kwok-stages.yaml" "${BIN}/kwok-stages.yaml"
+fi

@@ -7,7 +7,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "${ROOT}"
 
 hack/build.sh "${ROOT}/_output/bin"
-hack/build-tools.sh kubectl
+hack/build-member-binaries.sh
 
 log=$(mktemp)
 trap 'rm -f "${log}"' EXIT

@@ -19,6 +19,7 @@ import (
 	"github.com/mco-org/mco/pkg/apiserver"
 	"github.com/mco-org/mco/pkg/apiserver/etcd"
 	"github.com/mco-org/mco/pkg/apiserver/pki"
+	"github.com/mco-org/mco/pkg/kubeconfig"
 )
 
 // DefaultSecurePort is the port served when --secure-port is not given.
@@ -142,11 +143,11 @@ func (o *Options) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	kubeconfig := filepath.Join(o.DataDir, "admin.kubeconfig")
-	if err := WriteAdminKubeconfig(kubeconfig, o.pki, o.serverURL()); err != nil {
+	kubeconfigPath := filepath.Join(o.DataDir, "admin.kubeconfig")
+	if err := kubeconfig.Write(kubeconfigPath, kubeconfig.Context{Name: "mco", Server: o.serverURL(), Files: o.pki}); err != nil {
 		return err
 	}
-	logger.Info("Admin kubeconfig written", "path", kubeconfig)
+	logger.Info("Admin kubeconfig written", "path", kubeconfigPath)
 	prepared := server.Generic.PrepareRun()
 	return prepared.RunWithContext(ctx)
 }

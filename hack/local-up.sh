@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Brings up mco (mco-apiserver on embedded etcd) and three real member
+# clusters joined to it, then returns. Also: pause|resume|stop|start MEMBER
+# to simulate an outage of a member's kube-apiserver, down, status.
+#
+#   hack/local-up.sh [up]            build what is needed and start everything
+#   hack/local-up.sh down            stop every process started, by pid
+#   hack/local-up.sh pause member2   SIGSTOP member2's kube-apiserver (resume: SIGCONT)
+set -o errexit -o nounset -o pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "${ROOT}"
+DIR=${MCO_LOCAL_UP_DIR:-${ROOT}/_output/local-up}
+verb=${1:-up}
+
+localup() {
+  go build -o "${ROOT}/_output/bin/mco-localup" ./hack/localup
+  "${ROOT}/_output/bin/mco-localup" --dir "${DIR}" --bin-dir "${ROOT}/_output/bin" "$@"
+}
+
+case "${verb}" in
+  up)
+    hack/build.sh "${ROOT}/_output/bin"
+    hack/build-member-binaries.sh
+    localup up
+    ;;
+  down|status|pause|resume|stop|start)
+    shift || true
+    localup "${verb}" "$@"
+    ;;
+  *)
+    echo "usage: $0 [up|down|status|pause M|resume M|stop M|start M]" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,50 @@
+// Package kubeconfig writes kubeconfig files for clusters reached with a
+// client certificate.
+package kubeconfig
+
+import (
+	"fmt"
+	"os"
+
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/mco-org/mco/pkg/apiserver/pki"
+)
+
+// Context is one cluster, user and context, all named Name.
+type Context struct {
+	Name   string
+	Server string
+	// PKI files: the CA to trust and the client certificate to present.
+	Files pki.Files
+}
+
+// Write writes a kubeconfig holding every context, the first one current.
+func Write(path string, contexts ...Context) error {
+	cfg := clientcmdapi.NewConfig()
+	for i, c := range contexts {
+		ca, err := os.ReadFile(c.Files.CACert)
+		if err != nil {
+			return fmt.Errorf("read CA: %w", err)
+		}
+		crt, err := os.ReadFile(c.Files.AdminCert)
+		if err != nil {
+			return fmt.Errorf("read client certificate: %w", err)
+		}
+		key, err := os.ReadFile(c.Files.AdminKey)
+		if err != nil {
+			return fmt.Errorf("read client key: %w", err)
+		}
+		cfg.Clusters[c.Name] = &clientcmdapi.Cluster{Server: c.Server, CertificateAuthorityData: ca}
+		cfg.AuthInfos[c.Name] = &clientcmdapi.AuthInfo{ClientCertificateData: crt, ClientKeyData: key}
+		cfg.Contexts[c.Name] = &clientcmdapi.Context{Cluster: c.Name, AuthInfo: c.Name}
+		if i == 0 {
+			cfg.CurrentContext = c.Name
+		}
+	}
+	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+		return fmt.Errorf("write kubeconfig %s: %w", path, err)
+	}
+	return os.Chmod(path, 0o600)
+}

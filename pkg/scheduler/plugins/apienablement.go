@@ -1,0 +1,87 @@
+/*
+Copyright The mco Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package plugins holds the scheduler's built-in filter and score plugins,
+// one file each, and the registry that names them.
+package plugins
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/scheduler/framework"
+)
+
+// APIEnablementName is the registry name of the APIEnablement filter.
+const APIEnablementName = "APIEnablement"
+
+// ReasonAPIMissing is the reason given for a cluster that does not serve the
+// template's kind.
+const ReasonAPIMissing = "cluster(s) did not have the API resource"
+
+var apiMissing = framework.NewStatus(framework.Unschedulable, ReasonAPIMissing).WithPlugin(APIEnablementName)
+
+// APIEnablement keeps only clusters whose status.apiEnablements lists the
+// template's apiVersion and kind.
+//
+// A cluster that already holds the binding is kept when its list is marked
+// incomplete (condition CompleteAPIEnablements not True): the missing entry
+// then proves nothing, and dropping the cluster would delete a running
+// workload because of a collection hiccup.
+type APIEnablement struct{}
+
+var _ framework.FilterPlugin = &APIEnablement{}
+
+// NewAPIEnablement builds the plugin.
+func NewAPIEnablement() (framework.Plugin, error) {
+	return &APIEnablement{}, nil
+}
+
+// Name returns APIEnablementName.
+func (p *APIEnablement) Name() string {
+	return APIEnablementName
+}
+
+// Filter rejects clusters that do not serve the template's kind.
+func (p *APIEnablement) Filter(_ context.Context, state *framework.CycleState, spec *workv1alpha2.ResourceBindingSpec,
+	_ *workv1alpha2.ResourceBindingStatus, cluster *clusterv1alpha1.Cluster) *framework.Status {
+	if servesKind(cluster.Status.APIEnablements, spec.Resource.APIVersion, spec.Resource.Kind) {
+		return nil
+	}
+	if state.ScheduledClusters(spec).Has(cluster.Name) &&
+		!meta.IsStatusConditionTrue(cluster.Status.Conditions, clusterv1alpha1.ClusterConditionCompleteAPIEnablements) {
+		return nil
+	}
+	return apiMissing
+}
+
+// servesKind tells whether groupVersion/kind appears in the enablements.
+func servesKind(enablements []clusterv1alpha1.APIEnablement, groupVersion, kind string) bool {
+	for i := range enablements {
+		if enablements[i].GroupVersion != groupVersion {
+			continue
+		}
+		for j := range enablements[i].Resources {
+			if enablements[i].Resources[j].Kind == kind {
+				return true
+			}
+		}
+	}
+	return false
+}

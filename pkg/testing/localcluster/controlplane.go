@@ -1,0 +1,104 @@
+package localcluster
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/mco-org/mco/pkg/apiserver/pki"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	"github.com/mco-org/mco/pkg/join"
+)
+
+// ControlPlane is mco's control plane: mco-apiserver on embedded etcd.
+type ControlPlane struct {
+	Port       int      `json:"port"`
+	DataDir    string   `json:"dataDir"`
+	Kubeconfig string   `json:"kubeconfig"`
+	APIServer  *Process `json:"apiServer"`
+}
+
+// URL is mco-apiserver's address.
+func (c *ControlPlane) URL() string { return fmt.Sprintf("https://127.0.0.1:%d", c.Port) }
+
+// Processes lists the control plane's processes.
+func (c *ControlPlane) Processes() []*Process { return []*Process{c.APIServer} }
+
+func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	c := &ControlPlane{Port: port, DataDir: filepath.Join(env.Dir, "mco")}
+	c.Kubeconfig = filepath.Join(c.DataDir, "admin.kubeconfig")
+	if err := os.MkdirAll(c.DataDir, 0o755); err != nil {
+		return nil, err
+	}
+	c.APIServer, err = startProcess("mco-apiserver", filepath.Join(env.BinDir, "mco-apiserver"), []string{
+		"--data-dir=" + c.DataDir,
+		"--bind-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(port),
+	}, filepath.Join(env.Dir, "logs", "mco"))
+	if err != nil {
+		return nil, err
+	}
+	files := pki.FilesIn(filepath.Join(c.DataDir, "pki"))
+	// The PKI appears once the server has started; wait for it, then readyz.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, err := os.Stat(c.Kubeconfig); err == nil {
+			break
+		}
+		if time.Now().After(deadline) || !c.APIServer.Running() {
+			return c, fmt.Errorf("mco-apiserver did not start; see %s", c.APIServer.Log)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if err := waitHTTPS(ctx, c.URL()+"/readyz", files, 60*time.Second, c.APIServer); err != nil {
+		return c, fmt.Errorf("mco-apiserver: %w", err)
+	}
+	return c, nil
+}
+
+// joinAll registers every member with mco as a Push cluster.
+func (e *Env) joinAll(ctx context.Context) error {
+	cfg, err := RESTConfig(e.MCO.Kubeconfig)
+	if err != nil {
+		return err
+	}
+	mcoKube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	mco, err := mcoclient.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	ca, err := os.ReadFile(e.PKI.CACert)
+	if err != nil {
+		return err
+	}
+	for _, m := range e.Members {
+		member, err := m.Client()
+		if err != nil {
+			return err
+		}
+		_, err = join.Join(ctx, join.Clients{MCOKube: mcoKube, MCO: mco, Member: member}, join.Options{
+			Name:        m.Spec.Name,
+			APIEndpoint: m.URL(),
+			CABundle:    ca,
+			Region:      m.Spec.Region,
+			Zones:       []string{m.Spec.Zone},
+			Labels:      m.Spec.Labels,
+		})
+		if err != nil {
+			return fmt.Errorf("join %s: %w", m.Spec.Name, err)
+		}
+	}
+	return nil
+}

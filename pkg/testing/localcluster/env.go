@@ -1,0 +1,163 @@
+package localcluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Options describe the environment to bring up.
+type Options struct {
+	// Dir holds state, PKI, data and logs (logs under Dir/logs).
+	Dir string
+	// BinDir holds etcd, kube-apiserver, ... and kwok-stages.yaml.
+	BinDir string
+	// Members to start.
+	Members []MemberSpec
+	// ControlPlane starts mco-apiserver and joins every member to it.
+	ControlPlane bool
+}
+
+// Env is a running set of member clusters (and mco), persisted in
+// Dir/state.json so that another process can stop, pause or resume it.
+type Env struct {
+	Dir        string        `json:"dir"`
+	BinDir     string        `json:"binDir"`
+	KwokStages string        `json:"kwokStages"`
+	PKI        PKI           `json:"pki"`
+	Etcd       *Process      `json:"etcd"`
+	EtcdURL    string        `json:"etcdURL"`
+	Members    []*Member     `json:"members"`
+	MCO        *ControlPlane `json:"mco,omitempty"`
+}
+
+const stateFile = "state.json"
+
+// Up starts etcd, the members (concurrently) with their fake nodes and,
+// when asked, mco joined to every member. It returns once every member has
+// Ready nodes. On failure it stops what it started.
+func Up(ctx context.Context, o Options) (env *Env, err error) {
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	env = &Env{Dir: o.Dir, BinDir: o.BinDir, KwokStages: filepath.Join(o.BinDir, "kwok-stages.yaml")}
+	defer func() {
+		if err != nil {
+			env.Down()
+		}
+	}()
+	if env.PKI, err = ensurePKI(filepath.Join(o.Dir, "pki")); err != nil {
+		return env, err
+	}
+	logDir := filepath.Join(o.Dir, "logs")
+	if env.Etcd, env.EtcdURL, err = startEtcd(ctx, o.BinDir, o.Dir, logDir); err != nil {
+		return env, err
+	}
+	if err := env.save(); err != nil {
+		return env, err
+	}
+	members := make([]*Member, len(o.Members))
+	errs := make([]error, len(o.Members))
+	var wg sync.WaitGroup
+	for i, spec := range o.Members {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			members[i], errs[i] = startMember(ctx, env, spec)
+			if errs[i] == nil {
+				errs[i] = members[i].addNodes(ctx)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, m := range members {
+		if m != nil {
+			env.Members = append(env.Members, m)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return env, err
+	}
+	if err := env.save(); err != nil {
+		return env, err
+	}
+	if o.ControlPlane {
+		if env.MCO, err = startControlPlane(ctx, env); err != nil {
+			return env, err
+		}
+		if err := env.save(); err != nil {
+			return env, err
+		}
+		if err := env.joinAll(ctx); err != nil {
+			return env, err
+		}
+	}
+	return env, nil
+}
+
+// addNodes creates the member's fake nodes and waits until they are Ready.
+func (m *Member) addNodes(ctx context.Context) error {
+	client, err := m.Client()
+	if err != nil {
+		return err
+	}
+	n, err := createNodes(ctx, client, m.Spec)
+	if err != nil {
+		return fmt.Errorf("member %s: %w", m.Spec.Name, err)
+	}
+	if err := waitNodesReady(ctx, client, n, 2*time.Minute); err != nil {
+		return fmt.Errorf("member %s: %w", m.Spec.Name, err)
+	}
+	return nil
+}
+
+// Load reads the state of an environment started by another process.
+func Load(dir string) (*Env, error) {
+	env := &Env{}
+	if err := readJSON(filepath.Join(dir, stateFile), env); err != nil {
+		return nil, fmt.Errorf("no environment in %s: %w", dir, err)
+	}
+	return env, nil
+}
+
+func (e *Env) save() error { return writeJSON(filepath.Join(e.Dir, stateFile), e) }
+
+// Member returns the named member, or nil.
+func (e *Env) Member(name string) *Member {
+	for _, m := range e.Members {
+		if m.Spec.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// Processes lists every process of the environment in stop order.
+func (e *Env) Processes() []*Process {
+	var out []*Process
+	if e.MCO != nil {
+		out = append(out, e.MCO.Processes()...)
+	}
+	for _, m := range e.Members {
+		out = append(out, m.Processes()...)
+	}
+	return append(out, e.Etcd)
+}
+
+// Down stops every process of the environment, by pid, and removes the
+// state file. Data and logs stay.
+func (e *Env) Down() {
+	for _, p := range e.Processes() {
+		if p != nil {
+			p.Stop(10 * time.Second)
+		}
+	}
+	_ = os.Remove(filepath.Join(e.Dir, stateFile))
+}
+
+// Save records changed pids (after a member's apiserver is restarted).
+func (e *Env) Save() error { return e.save() }

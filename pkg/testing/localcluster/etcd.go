@@ -1,0 +1,71 @@
+package localcluster
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"time"
+)
+
+// startEtcd runs the etcd all members share, on free loopback ports.
+func startEtcd(ctx context.Context, binDir, dataDir, logDir string) (*Process, string, error) {
+	client, err := freePort()
+	if err != nil {
+		return nil, "", err
+	}
+	peer, err := freePort()
+	if err != nil {
+		return nil, "", err
+	}
+	clientURL := fmt.Sprintf("http://127.0.0.1:%d", client)
+	peerURL := fmt.Sprintf("http://127.0.0.1:%d", peer)
+	args := []string{
+		"--name=members",
+		"--data-dir=" + filepath.Join(dataDir, "etcd"),
+		"--listen-client-urls=" + clientURL,
+		"--advertise-client-urls=" + clientURL,
+		"--listen-peer-urls=" + peerURL,
+		"--initial-advertise-peer-urls=" + peerURL,
+		"--initial-cluster=members=" + peerURL,
+		"--log-level=warn",
+		"--quota-backend-bytes=4294967296",
+		"--unsafe-no-fsync=true",
+	}
+	p, err := startProcess("etcd", filepath.Join(binDir, "etcd"), args, logDir)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := waitHTTP(ctx, clientURL+"/health", 60*time.Second, p); err != nil {
+		p.Stop(5 * time.Second)
+		return nil, "", fmt.Errorf("etcd: %w", err)
+	}
+	return p, clientURL, nil
+}
+
+// waitHTTP polls url until it answers 200, the timeout passes or p exits.
+func waitHTTP(ctx context.Context, url string, timeout time.Duration, p *Process) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var last error
+	for {
+		if p != nil && !p.Running() {
+			return fmt.Errorf("%s exited; see %s", p.Name, p.Log)
+		}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			err = fmt.Errorf("status %d", resp.StatusCode)
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s not ready: %v", url, last)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}

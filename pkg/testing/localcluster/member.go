@@ -1,0 +1,138 @@
+package localcluster
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/mco-org/mco/pkg/kubeconfig"
+)
+
+// NodeSpec describes a group of identical fake nodes.
+type NodeSpec struct {
+	Count  int    `json:"count"`
+	CPU    string `json:"cpu"`
+	Memory string `json:"memory"`
+	Pods   string `json:"pods"`
+}
+
+// MemberSpec describes one member cluster.
+type MemberSpec struct {
+	Name   string            `json:"name"`
+	Region string            `json:"region"`
+	Zone   string            `json:"zone"`
+	Labels map[string]string `json:"labels,omitempty"`
+	Nodes  []NodeSpec        `json:"nodes"`
+}
+
+// Member is a running member cluster.
+type Member struct {
+	Spec       MemberSpec `json:"spec"`
+	Port       int        `json:"port"`
+	Kubeconfig string     `json:"kubeconfig"`
+	APIServer  *Process   `json:"apiServer"`
+	Controller *Process   `json:"controllerManager"`
+	Scheduler  *Process   `json:"scheduler"`
+	Kwok       *Process   `json:"kwok"`
+}
+
+// URL is the member's kube-apiserver address.
+func (m *Member) URL() string { return fmt.Sprintf("https://127.0.0.1:%d", m.Port) }
+
+// Processes lists the member's processes, the apiserver last so that the
+// others stop first.
+func (m *Member) Processes() []*Process {
+	return []*Process{m.Kwok, m.Scheduler, m.Controller, m.APIServer}
+}
+
+// kcmControllers keeps what a member needs for Deployments, Jobs and
+// ServiceAccount tokens to work with fake nodes, and drops what needs real
+// networking or storage.
+const kcmControllers = "*,-node-ipam-controller,-persistentvolume-binder-controller,-persistentvolume-attach-detach-controller," +
+	"-persistentvolume-expander-controller,-ephemeral-volume-controller,-service-lb-controller,-cloud-node-lifecycle-controller,-node-route-controller"
+
+// startMember runs the member's processes and waits until its apiserver is
+// ready. Nodes are created by the caller once kwok runs.
+func startMember(ctx context.Context, env *Env, spec MemberSpec) (*Member, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(env.Dir, "members", spec.Name)
+	logDir := filepath.Join(env.Dir, "logs", spec.Name)
+	m := &Member{Spec: spec, Port: port, Kubeconfig: filepath.Join(dir, "kubeconfig")}
+	if err := kubeconfig.Write(m.Kubeconfig, kubeconfig.Context{Name: spec.Name, Server: m.URL(), Files: env.PKI.Files}); err != nil {
+		return nil, err
+	}
+	bin := func(name string) string { return filepath.Join(env.BinDir, name) }
+	p := env.PKI
+	m.APIServer, err = startProcess("kube-apiserver", bin("kube-apiserver"), []string{
+		"--etcd-servers=" + env.EtcdURL,
+		"--etcd-prefix=/" + spec.Name,
+		"--bind-address=127.0.0.1",
+		"--advertise-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(port),
+		"--endpoint-reconciler-type=none",
+		"--authorization-mode=RBAC",
+		"--client-ca-file=" + p.CACert,
+		"--tls-cert-file=" + p.ServingCert,
+		"--tls-private-key-file=" + p.ServingKey,
+		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+		"--service-account-key-file=" + p.ServiceAccountKey,
+		"--service-account-signing-key-file=" + p.ServiceAccountKey,
+		"--service-cluster-ip-range=10.96.0.0/16",
+		"--allow-privileged=true",
+		"--profiling=false",
+		"--cert-dir=" + filepath.Join(dir, "certs"),
+		"--v=1",
+	}, logDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := waitHTTPS(ctx, m.URL()+"/readyz", env.PKI.Files, 90*time.Second, m.APIServer); err != nil {
+		m.APIServer.Stop(5 * time.Second)
+		return nil, fmt.Errorf("member %s: %w", spec.Name, err)
+	}
+	m.Controller, err = startProcess("kube-controller-manager", bin("kube-controller-manager"), []string{
+		"--kubeconfig=" + m.Kubeconfig,
+		"--secure-port=0",
+		"--leader-elect=false",
+		"--controllers=" + kcmControllers,
+		"--service-account-private-key-file=" + p.ServiceAccountKey,
+		"--root-ca-file=" + p.CACert,
+		"--use-service-account-credentials=false",
+		"--node-monitor-grace-period=40s",
+		"--profiling=false",
+		"--v=1",
+	}, logDir)
+	if err != nil {
+		return m, err
+	}
+	m.Scheduler, err = startProcess("kube-scheduler", bin("kube-scheduler"), []string{
+		"--kubeconfig=" + m.Kubeconfig,
+		"--secure-port=0",
+		"--leader-elect=false",
+		"--profiling=false",
+		"--v=1",
+	}, logDir)
+	if err != nil {
+		return m, err
+	}
+	m.Kwok, err = startProcess("kwok", bin("kwok"), []string{
+		"--kubeconfig=" + m.Kubeconfig,
+		"--config=" + env.KwokStages,
+		"--manage-all-nodes=false",
+		"--manage-nodes-with-annotation-selector=" + fakeNodeAnnotation + "=fake",
+		"--node-lease-duration-seconds=40",
+		"--cidr=10.0.0.1/16",
+		"--node-ip=10.0.0.1",
+		"--server-address=",
+		"--v=1",
+	}, logDir)
+	if err != nil {
+		return m, err
+	}
+	return m, nil
+}
