@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-
 package divide
 
 import (
@@ -54,10 +53,6 @@ type InsufficientCapacityError struct {
 func (e *InsufficientCapacityError) Error() string {
 	return fmt.Sprintf("insufficient capacity: %d replicas to place but the clusters can take only %d", e.Needed, e.Available)
 }
-
-// All results below are sorted by cluster name. The divided ones leave out
-// clusters that get no replicas; Duplicated keeps every name because each
-// cluster receives the resource even when replicas is 0.
 
 // Duplicated gives every named cluster all the replicas. Repeated names
 // appear once.
@@ -183,16 +178,30 @@ func addPrevious(cands []Candidate, got []int32) []workv1alpha2.TargetCluster {
 // result pairs candidates with their replicas, drops zeros and sorts by
 // name. A nil got means each candidate's Previous.
 func result(cands []Candidate, got []int32) []workv1alpha2.TargetCluster {
-	var out []workv1alpha2.TargetCluster
-	for i, c := range cands {
-		n := int32(previous(c))
+	count := func(i int) int32 {
 		if got != nil {
-			n = got[i]
+			return got[i]
 		}
-		if n > 0 {
-			out = append(out, workv1alpha2.TargetCluster{Name: c.Name, Replicas: n})
+		return int32(previous(cands[i]))
+	}
+	n := 0
+	for i := range cands {
+		if count(i) > 0 {
+			n++
 		}
 	}
-	slices.SortFunc(out, func(a, b workv1alpha2.TargetCluster) int { return cmp.Compare(a.Name, b.Name) })
+	if n == 0 {
+		return nil
+	}
+	out := make([]workv1alpha2.TargetCluster, 0, n)
+	for i, c := range cands {
+		if r := count(i); r > 0 {
+			out = append(out, workv1alpha2.TargetCluster{Name: c.Name, Replicas: r})
+		}
+	}
+	byName := func(a, b workv1alpha2.TargetCluster) int { return cmp.Compare(a.Name, b.Name) }
+	if !slices.IsSortedFunc(out, byName) {
+		slices.SortFunc(out, byName)
+	}
 	return out
 }

@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-
 // Package divide splits a workload's replicas between member clusters.
 //
 // Every split is built on Webster's method (also called Sainte-Laguë), a
@@ -22,6 +21,12 @@ limitations under the License.
 // the party whose weight divided by 2·seats+1 is largest, seats being what the
 // party already holds. The package is pure: it sees names, numbers and the
 // binding UID, never the API server.
+//
+// Results list clusters sorted by name. The divided modes (StaticWeight,
+// DynamicWeight, Aggregated) leave out clusters that get no replicas and
+// return nil for zero replicas; Duplicated keeps every name, even with zero
+// replicas, because each cluster still receives the resource. Results do not
+// depend on the order of the candidates.
 package divide
 
 import (
@@ -56,9 +61,9 @@ type Weighted struct {
 //
 // When the caps add up to fewer than seats, every party gets its cap and the
 // remaining seats stay unassigned; callers that need all seats placed compare
-// the sum themselves. Cost is O(n log n) in the number of parties whatever the
-// seat count: a proportional first guess, checked exactly, places most seats
-// and a heap places the last few.
+// the sum themselves. Cost is at most O(n log n) in the number of parties,
+// whatever the seat count: a proportional first guess, trimmed until it is
+// exact, places most seats and a heap places the last few.
 func Webster(seats int32, parties []Weighted, uid string) []int32 {
 	w := newWebster(int64(seats), parties, uid)
 	w.prefill()

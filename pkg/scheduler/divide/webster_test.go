@@ -14,7 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-
 package divide
 
 import (
@@ -103,7 +102,7 @@ func TestWebsterMatchesReference(t *testing.T) {
 		n := rng.IntN(12)
 		ps := make([]Weighted, n)
 		for i := range ps {
-			ps[i] = Weighted{Name: string(rune('a' + rng.IntN(26))) + string(rune('a'+i)), Weight: int64(rng.IntN(20)), Cap: Unbounded}
+			ps[i] = Weighted{Name: string(rune('a'+rng.IntN(26))) + string(rune('a'+i)), Weight: int64(rng.IntN(20)), Cap: Unbounded}
 			switch rng.IntN(4) {
 			case 0:
 				ps[i].Cap = int64(rng.IntN(30))
