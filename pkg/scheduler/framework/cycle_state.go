@@ -17,6 +17,7 @@ limitations under the License.
 package framework
 
 import (
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 )
@@ -142,4 +143,14 @@ func (s *NameSet) Len() int {
 		return 0
 	}
 	return len(s.names)
+}
+
+// ClusterZones returns the zones the cluster spans: spec.zones, or the
+// deprecated spec.zone when zones is empty. buf (may be nil) holds the
+// one-element fallback so that callers can avoid an allocation.
+func ClusterZones(cluster *clusterv1alpha1.Cluster, buf []string) []string {
+	if len(cluster.Spec.Zones) > 0 || cluster.Spec.Zone == "" {
+		return cluster.Spec.Zones
+	}
+	return append(buf[:0], cluster.Spec.Zone)
 }

@@ -121,7 +121,7 @@ func (r *fieldRequirement) matches(cluster *clusterv1alpha1.Cluster) bool {
 		return r.matchesValue(cluster.Spec.Region)
 	}
 	var one [1]string
-	return r.matchesZones(ClusterZones(cluster, one[:0]))
+	return r.matchesZones(framework.ClusterZones(cluster, one[:0]))
 }
 
 func (r *fieldRequirement) matchesValue(value string) bool {
@@ -161,14 +161,4 @@ func (r *fieldRequirement) matchesZones(zones []string) bool {
 	default: // DoesNotExist
 		return len(zones) == 0
 	}
-}
-
-// ClusterZones returns the zones the cluster spans: spec.zones, or the
-// deprecated spec.zone when zones is empty. buf (may be nil) is used for the
-// one-element fallback so that callers can avoid an allocation.
-func ClusterZones(cluster *clusterv1alpha1.Cluster, buf []string) []string {
-	if len(cluster.Spec.Zones) > 0 || cluster.Spec.Zone == "" {
-		return cluster.Spec.Zones
-	}
-	return append(buf[:0], cluster.Spec.Zone)
 }

@@ -31,7 +31,7 @@ const ClusterAffinityName = "ClusterAffinity"
 
 // ReasonAffinityMismatch is the reason given for a cluster the cluster
 // affinity does not select.
-const ReasonAffinityMismatch = "cluster(s) did not match the placement cluster affinity constraint"
+const ReasonAffinityMismatch = "cluster(s) did not match the placement cluster affinity"
 
 // affinityKey is where PreFilter leaves the compiled affinity.
 const affinityKey framework.StateKey = ClusterAffinityName + "/matcher"

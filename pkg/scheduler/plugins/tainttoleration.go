@@ -33,8 +33,10 @@ const TaintTolerationName = "TaintToleration"
 // or NoExecute taint the placement does not tolerate, e.g.
 // "cluster(s) had untolerated taint {cluster.karmada.io/not-ready:NoSchedule}".
 // The taint is printed as key[=value]:effect.
+// The format, {key: value}, is the one users see in the binding's
+// Scheduled condition, e.g. {cluster.karmada.io/not-ready: }.
 func UntoleratedTaintReason(taint *corev1.Taint) string {
-	return "cluster(s) had untolerated taint {" + taint.ToString() + "}"
+	return "cluster(s) had untolerated taint {" + taint.Key + ": " + taint.Value + "}"
 }
 
 // TaintToleration keeps a cluster only if placement.clusterTolerations
@@ -77,10 +79,41 @@ func (p *TaintToleration) Filter(_ context.Context, state *framework.CycleState,
 			continue
 		}
 		if !tolerated(tolerations, taint) {
-			return framework.NewStatus(framework.Unschedulable, UntoleratedTaintReason(taint)).WithPlugin(TaintTolerationName)
+			return untoleratedStatus(state, taint)
 		}
 	}
 	return nil
+}
+
+// taintStatusKey is where the statuses built for this binding are kept.
+const taintStatusKey framework.StateKey = TaintTolerationName + "/statuses"
+
+// taintStatus is the status built for one key, value and effect.
+type taintStatus struct {
+	key, value string
+	effect     corev1.TaintEffect
+	status     *framework.Status
+}
+
+// untoleratedStatus returns the status for the taint, built once per binding
+// and taint: fleets tend to share a few taints (not-ready, unreachable), so
+// this avoids formatting a message for every rejected cluster.
+func untoleratedStatus(state *framework.CycleState, taint *corev1.Taint) *framework.Status {
+	var cache *[]taintStatus
+	if v, ok := state.Read(taintStatusKey); ok {
+		cache = v.(*[]taintStatus)
+	} else {
+		cache = &[]taintStatus{}
+		state.Write(taintStatusKey, cache)
+	}
+	for _, e := range *cache {
+		if e.key == taint.Key && e.value == taint.Value && e.effect == taint.Effect {
+			return e.status
+		}
+	}
+	st := framework.NewStatus(framework.Unschedulable, UntoleratedTaintReason(taint)).WithPlugin(TaintTolerationName)
+	*cache = append(*cache, taintStatus{key: taint.Key, value: taint.Value, effect: taint.Effect, status: st})
+	return st
 }
 
 // tolerated tells whether any toleration matches the taint.
