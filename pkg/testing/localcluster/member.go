@@ -51,7 +51,7 @@ func (m *Member) Processes() []*Process {
 // ServiceAccount tokens to work with fake nodes, and drops what needs real
 // networking or storage.
 const kcmControllers = "*,-node-ipam-controller,-persistentvolume-binder-controller,-persistentvolume-attach-detach-controller," +
-	"-persistentvolume-expander-controller,-ephemeral-volume-controller,-service-lb-controller,-cloud-node-lifecycle-controller,-node-route-controller"
+	"-persistentvolume-expander-controller,-ephemeral-volume-controller"
 
 // startMember runs the member's processes and waits until its apiserver is
 // ready. Nodes are created by the caller once kwok runs.

@@ -13,10 +13,16 @@ import (
 // against the server and returns stdout, stderr and the error.
 func (s *APIServer) Kubectl(t testing.TB, stdin string, args ...string) (string, string, error) {
 	t.Helper()
+	return s.KubectlWith(t, Binary(t, "kubectl"), stdin, args...)
+}
+
+// KubectlWith runs the kubectl binary at path against the server.
+func (s *APIServer) KubectlWith(t testing.TB, path, stdin string, args ...string) (string, string, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	full := append([]string{"--kubeconfig", s.Kubeconfig, "--server", s.URL()}, args...)
-	cmd := exec.CommandContext(ctx, Binary(t, "kubectl"), full...)
+	cmd := exec.CommandContext(ctx, path, full...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if stdin != "" {
