@@ -79,10 +79,15 @@ func TestAPIMachinery(t *testing.T) {
 	})
 	t.Run("events select by involved object and show in describe", func(t *testing.T) {
 		s.MustKubectl(t, testdata(t, "deployment.yaml"), "apply", "-f", "-")
+		d, err := client.AppsV1().Deployments("default").Get(ctx, "nginx", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		ev := &corev1.Event{
-			ObjectMeta:     metav1.ObjectMeta{Name: "nginx.1", Namespace: "default"},
-			InvolvedObject: corev1.ObjectReference{Kind: "Deployment", Namespace: "default", Name: "nginx", APIVersion: "apps/v1"},
-			Reason:         "ScheduleSucceeded", Message: "placed on member1", Type: corev1.EventTypeNormal,
+			ObjectMeta: metav1.ObjectMeta{Name: "nginx.1", Namespace: "default"},
+			InvolvedObject: corev1.ObjectReference{Kind: "Deployment", Namespace: "default", Name: "nginx",
+				APIVersion: "apps/v1", UID: d.UID},
+			Reason: "ScheduleSucceeded", Message: "placed on member1", Type: corev1.EventTypeNormal,
 			Source:         corev1.EventSource{Component: "mco-scheduler"},
 			FirstTimestamp: metav1.Now(), LastTimestamp: metav1.Now(), Count: 1,
 		}

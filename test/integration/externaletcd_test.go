@@ -1,0 +1,71 @@
+package integration
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mco-org/mco/test/integration/framework"
+)
+
+// TestExternalEtcdAndTwoReplicas runs two mco-apiservers against one
+// external etcd (--etcd-servers): what one writes, the other serves.
+func TestExternalEtcdAndTwoReplicas(t *testing.T) {
+	t.Parallel()
+	etcdURL := startEtcd(t)
+	a := framework.StartAPIServer(t, "", "--etcd-servers", etcdURL)
+	// The second replica has its own PKI; both store in the same etcd.
+	b := framework.StartAPIServer(t, "", "--etcd-servers", etcdURL)
+	a.MustKubectl(t, testdata(t, "propagationpolicy.yaml"), "apply", "-f", "-")
+	out := b.MustKubectl(t, "", "get", "pp", "-o", "name")
+	if !strings.Contains(out, "nginx-propagation") {
+		t.Errorf("replica b does not serve what a wrote: %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(a.DataDir, "etcd")); err == nil {
+		t.Errorf("an embedded etcd was started although --etcd-servers was given")
+	}
+}
+
+// startEtcd runs the etcd binary built by hack/build-member-binaries.sh.
+func startEtcd(t *testing.T) string {
+	t.Helper()
+	ports := make([]int, 2)
+	for i := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ports[i] = l.Addr().(*net.TCPAddr).Port
+		l.Close()
+	}
+	client := fmt.Sprintf("http://127.0.0.1:%d", ports[0])
+	peer := fmt.Sprintf("http://127.0.0.1:%d", ports[1])
+	dir := t.TempDir()
+	cmd := exec.Command(framework.Binary(t, "etcd"), "--name=e", "--data-dir="+filepath.Join(dir, "data"),
+		"--listen-client-urls="+client, "--advertise-client-urls="+client,
+		"--listen-peer-urls="+peer, "--initial-advertise-peer-urls="+peer, "--initial-cluster=e="+peer,
+		"--log-level=warn")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		conn, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", ports[0]))
+		if err == nil {
+			conn.Close()
+			return client
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("etcd did not start: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
