@@ -8,6 +8,8 @@ cd "${ROOT}"
 
 hack/build.sh "${ROOT}/_output/bin"
 hack/build-member-binaries.sh
+# A real Prometheus scrapes mco-scheduler in the metrics test.
+hack/install-prometheus.sh >/dev/null
 # The older client (Debian's kubectl 1.20) is tested when it can be fetched.
 hack/install-debian-kubectl.sh >/dev/null || echo "warning: Debian kubectl 1.20 not available; its test is skipped" >&2
 

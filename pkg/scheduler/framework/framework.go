@@ -19,6 +19,7 @@ package framework
 import (
 	"context"
 	"fmt"
+	"time"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
@@ -35,6 +36,7 @@ type Framework struct {
 	preFilters []PreFilterPlugin
 	filters    []FilterPlugin
 	scorers    []ScorePlugin
+	obs        *observing
 }
 
 // New builds the plugins named in names, in that order, from registry. A
@@ -103,8 +105,13 @@ func (f *Framework) RunFilterPlugins(ctx context.Context, state *CycleState,
 	spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.ResourceBindingStatus,
 	clusters []*clusterv1alpha1.Cluster) ([]*clusterv1alpha1.Cluster, Diagnosis, error) {
 	var diagnosis Diagnosis
+	sample := f.sampled()
 	for _, p := range f.preFilters {
+		start := time.Now()
 		st := p.PreFilter(ctx, state, spec, status)
+		if f.obs != nil {
+			f.observePlugin(p.Name(), ExtensionPreFilter, st, start)
+		}
 		switch st.Code() {
 		case Success:
 			continue
@@ -120,22 +127,30 @@ func (f *Framework) RunFilterPlugins(ctx context.Context, state *CycleState,
 		}
 	}
 
+	start := time.Now()
+	var result *Status
+	defer func() { f.observePoint(ExtensionFilter, result, start) }()
 	feasible := make([]*clusterv1alpha1.Cluster, 0, len(clusters))
 	for i, cluster := range clusters {
 		if i%ctxCheckInterval == 0 {
 			if err := ctx.Err(); err != nil {
+				result = AsStatus(err)
 				return nil, diagnosis, err
 			}
 		}
-		st, name := f.filterOne(ctx, state, spec, status, cluster)
+		st, name := f.filterOne(ctx, state, spec, status, cluster, sample)
 		switch st.Code() {
 		case Success:
 			feasible = append(feasible, cluster)
 		case Unschedulable:
 			diagnosis.Rejected = append(diagnosis.Rejected, Rejection{Cluster: cluster.Name, Status: attribute(st, name)})
 		default:
+			result = st
 			return nil, diagnosis, fmt.Errorf("plugin %s on cluster %q: %w", name, cluster.Name, st.AsError())
 		}
+	}
+	if len(feasible) == 0 && len(clusters) > 0 {
+		result = NewStatus(Unschedulable)
 	}
 	return feasible, diagnosis, nil
 }
@@ -143,9 +158,17 @@ func (f *Framework) RunFilterPlugins(ctx context.Context, state *CycleState,
 // filterOne runs the filters on one cluster and returns the first
 // non-success status with the name of the plugin that gave it.
 func (f *Framework) filterOne(ctx context.Context, state *CycleState, spec *workv1alpha2.ResourceBindingSpec,
-	status *workv1alpha2.ResourceBindingStatus, cluster *clusterv1alpha1.Cluster) (*Status, string) {
+	status *workv1alpha2.ResourceBindingStatus, cluster *clusterv1alpha1.Cluster, sample bool) (*Status, string) {
 	for _, p := range f.filters {
-		if st := p.Filter(ctx, state, spec, status, cluster); !st.IsSuccess() {
+		var start time.Time
+		if sample {
+			start = time.Now()
+		}
+		st := p.Filter(ctx, state, spec, status, cluster)
+		if sample {
+			f.observePlugin(p.Name(), ExtensionFilter, st, start)
+		}
+		if !st.IsSuccess() {
 			return st, p.Name()
 		}
 	}
@@ -161,6 +184,9 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *CycleState,
 	if len(f.scorers) == 0 {
 		return scores, nil
 	}
+	start := time.Now()
+	var result *Status
+	defer func() { f.observePoint(ExtensionScore, result, start) }()
 	for i, cluster := range clusters {
 		if i%ctxCheckInterval == 0 {
 			if err := ctx.Err(); err != nil {
@@ -170,6 +196,7 @@ func (f *Framework) RunScorePlugins(ctx context.Context, state *CycleState,
 		for _, p := range f.scorers {
 			score, st := p.Score(ctx, state, spec, cluster)
 			if !st.IsSuccess() {
+				result = st
 				return nil, fmt.Errorf("plugin %s on cluster %q: %w", p.Name(), cluster.Name, st.AsError())
 			}
 			if score < MinClusterScore || score > MaxClusterScore {

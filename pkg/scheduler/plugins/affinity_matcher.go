@@ -162,3 +162,23 @@ func (r *fieldRequirement) matchesZones(zones []string) bool {
 		return len(zones) == 0
 	}
 }
+
+// AffinityMatcher tests clusters against one ClusterAffinity, compiled once;
+// the scheduler uses it for static weight rules.
+type AffinityMatcher struct {
+	m *affinityMatcher
+}
+
+// NewAffinityMatcher compiles an affinity; nil selects every cluster.
+func NewAffinityMatcher(affinity *policyv1alpha1.ClusterAffinity) (*AffinityMatcher, error) {
+	m, err := compileAffinity(affinity)
+	if err != nil {
+		return nil, err
+	}
+	return &AffinityMatcher{m: m}, nil
+}
+
+// Matches tells whether the cluster is selected.
+func (a *AffinityMatcher) Matches(cluster *clusterv1alpha1.Cluster) bool {
+	return a.m.matches(cluster)
+}

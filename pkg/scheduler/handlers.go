@@ -1,0 +1,102 @@
+package scheduler
+
+import (
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/client-go/tools/cache"
+
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+)
+
+// bindingHandler queues new bindings and bindings whose spec changed.
+func (s *Scheduler) bindingHandler() cache.ResourceEventHandler {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: s.enqueueBinding,
+		UpdateFunc: func(oldObj, newObj any) {
+			if generationOf(oldObj) != generationOf(newObj) {
+				s.enqueueBinding(newObj)
+			}
+		},
+	}
+}
+
+func (s *Scheduler) enqueueBinding(obj any) {
+	switch b := obj.(type) {
+	case *workv1alpha2.ResourceBinding:
+		if s.responsibleFor(&b.Spec) {
+			s.queue.Add(key{Namespace: b.Namespace, Name: b.Name})
+		}
+	case *workv1alpha2.ClusterResourceBinding:
+		if s.responsibleFor(&b.Spec) {
+			s.queue.Add(key{Name: b.Name})
+		}
+	}
+}
+
+func generationOf(obj any) int64 {
+	switch b := obj.(type) {
+	case *workv1alpha2.ResourceBinding:
+		return b.Generation
+	case *workv1alpha2.ClusterResourceBinding:
+		return b.Generation
+	}
+	return 0
+}
+
+// responsibleFor tells whether this scheduler places the binding.
+func (s *Scheduler) responsibleFor(spec *workv1alpha2.ResourceBindingSpec) bool {
+	name := spec.SchedulerName
+	if name == "" {
+		name = DefaultSchedulerName
+	}
+	return name == s.name
+}
+
+// clusterHandler re-examines every binding when a cluster appears, goes or
+// changes in a way that matters to placement.
+func (s *Scheduler) clusterHandler() cache.ResourceEventHandler {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: func(any) { s.enqueueAll() },
+		UpdateFunc: func(oldObj, newObj any) {
+			oldC, ok1 := oldObj.(*clusterv1alpha1.Cluster)
+			newC, ok2 := newObj.(*clusterv1alpha1.Cluster)
+			if ok1 && ok2 && placementInputsChanged(oldC, newC) {
+				s.enqueueAll()
+			}
+		},
+		DeleteFunc: func(any) { s.enqueueAll() },
+	}
+}
+
+// placementInputsChanged compares what the plugins and the estimator read:
+// labels, spec (region, zones, taints, ...), readiness, APIs and capacity.
+// Heartbeats alone do not count.
+func placementInputsChanged(a, b *clusterv1alpha1.Cluster) bool {
+	if !apiequality.Semantic.DeepEqual(a.Labels, b.Labels) ||
+		!apiequality.Semantic.DeepEqual(a.Spec, b.Spec) ||
+		!apiequality.Semantic.DeepEqual(a.Status.APIEnablements, b.Status.APIEnablements) ||
+		!apiequality.Semantic.DeepEqual(a.Status.ResourceSummary, b.Status.ResourceSummary) {
+		return true
+	}
+	if len(a.Status.Conditions) != len(b.Status.Conditions) {
+		return true
+	}
+	for i := range a.Status.Conditions {
+		ca, cb := a.Status.Conditions[i], b.Status.Conditions[i]
+		if ca.Type != cb.Type || ca.Status != cb.Status {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Scheduler) enqueueAll() {
+	rbs, _ := s.rbLister.List(everything)
+	for _, b := range rbs {
+		s.enqueueBinding(b)
+	}
+	crbs, _ := s.crbLister.List(everything)
+	for _, b := range crbs {
+		s.enqueueBinding(b)
+	}
+}

@@ -1,0 +1,150 @@
+// Package scheduler is mco-scheduler's loop: it watches bindings and
+// clusters on mco-apiserver, decides placements with package core and
+// writes spec.clusters and the Scheduled condition back.
+package scheduler
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	informers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
+	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
+	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/metrics"
+	"github.com/mco-org/mco/pkg/scheduler/core"
+	"github.com/mco-org/mco/pkg/scheduler/plugins"
+)
+
+// DefaultSchedulerName is the schedulerName bindings get by default.
+const DefaultSchedulerName = "default-scheduler"
+
+// key names a binding: Namespace is empty for a ClusterResourceBinding.
+type key struct {
+	Namespace, Name string
+}
+
+// Scheduler is the scheduling loop.
+type Scheduler struct {
+	client        mcoclient.Interface
+	informers     informers.SharedInformerFactory
+	rbLister      worklisters.ResourceBindingLister
+	crbLister     worklisters.ClusterResourceBindingLister
+	clusterLister clusterlisters.ClusterLister
+	synced        []cache.InformerSynced
+	queue         workqueue.TypedRateLimitingInterface[key]
+	core          *core.Scheduler
+	metrics       *metrics.Scheduler
+	name          string
+}
+
+// New builds the loop over a client of mco-apiserver.
+func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string) (*Scheduler, error) {
+	fw, err := plugins.NewDefaultFramework()
+	if err != nil {
+		return nil, fmt.Errorf("scheduler framework: %w", err)
+	}
+	fw.SetObserver(m)
+	factory := informers.NewSharedInformerFactory(client, 0)
+	rbs := factory.Work().V1alpha2().ResourceBindings()
+	crbs := factory.Work().V1alpha2().ClusterResourceBindings()
+	clusters := factory.Cluster().V1alpha1().Clusters()
+	s := &Scheduler{
+		client:        client,
+		informers:     factory,
+		rbLister:      rbs.Lister(),
+		crbLister:     crbs.Lister(),
+		clusterLister: clusters.Lister(),
+		synced:        []cache.InformerSynced{rbs.Informer().HasSynced, crbs.Informer().HasSynced, clusters.Informer().HasSynced},
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[key](),
+			workqueue.TypedRateLimitingQueueConfig[key]{Name: "scheduler"}),
+		core:    core.New(fw, core.Steps{Observe: m.ObserveStep}),
+		metrics: m,
+		name:    schedulerName,
+	}
+	handlers := []struct {
+		informer cache.SharedIndexInformer
+		h        cache.ResourceEventHandler
+	}{
+		{rbs.Informer(), s.bindingHandler()},
+		{crbs.Informer(), s.bindingHandler()},
+		{clusters.Informer(), s.clusterHandler()},
+	}
+	for _, x := range handlers {
+		if _, err := x.informer.AddEventHandler(x.h); err != nil {
+			return nil, fmt.Errorf("watch: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// Run schedules until ctx ends.
+func (s *Scheduler) Run(ctx context.Context, workers int) error {
+	defer utilruntime.HandleCrash()
+	defer s.queue.ShutDown()
+	logger := klog.FromContext(ctx)
+	s.informers.Start(ctx.Done())
+	if !cache.WaitForCacheSync(ctx.Done(), s.synced...) {
+		return fmt.Errorf("caches did not sync")
+	}
+	logger.Info("Scheduler started", "workers", workers)
+	for i := 0; i < workers; i++ {
+		go wait.UntilWithContext(ctx, s.worker, time.Second)
+	}
+	go wait.UntilWithContext(ctx, s.reportQueue, 5*time.Second)
+	<-ctx.Done()
+	s.informers.Shutdown()
+	return nil
+}
+
+// HasSynced tells whether the caches are filled (readiness).
+func (s *Scheduler) HasSynced() bool {
+	for _, synced := range s.synced {
+		if !synced() {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Scheduler) reportQueue(context.Context) {
+	s.metrics.PendingBindings.WithLabelValues("active").Set(float64(s.queue.Len()))
+}
+
+func (s *Scheduler) worker(ctx context.Context) {
+	for {
+		k, quit := s.queue.Get()
+		if quit {
+			return
+		}
+		if err := s.sync(ctx, k); err != nil {
+			klog.FromContext(ctx).Error(err, "Scheduling failed; will retry", "binding", k)
+			s.queue.AddRateLimited(k)
+		} else {
+			s.queue.Forget(k)
+		}
+		s.queue.Done(k)
+	}
+}
+
+// readyClusters lists the clusters to schedule onto.
+func (s *Scheduler) clusters() ([]*clusterv1alpha1.Cluster, error) {
+	return s.clusterLister.List(labels.Everything())
+}
+
+func ignoreNotFound(err error) error {
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
