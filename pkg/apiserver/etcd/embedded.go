@@ -35,7 +35,10 @@ func Start(ctx context.Context, dir string) (*Embedded, error) {
 	cfg := embed.NewConfig()
 	cfg.Name = "mco"
 	cfg.Dir = filepath.Join(dir, "etcd")
-	cfg.LogLevel = "error"
+	// etcd's own log goes to a file beside its data: it is chatty at
+	// shutdown and the apiserver's log should stay readable.
+	cfg.LogLevel = "warn"
+	cfg.LogOutputs = []string{filepath.Join(dir, "etcd.log")}
 	clientURL := url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", clientPort)}
 	peerURL := url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", peerPort)}
 	cfg.ListenClientUrls = []url.URL{clientURL}
