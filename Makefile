@@ -56,3 +56,9 @@ member-bins:
 ## test-e2e: end-to-end tests against real member clusters
 test-e2e: build member-bins
 	go test -count=1 -timeout 30m ./test/e2e/...
+
+.PHONY: bench
+
+## bench: scheduler benchmarks (whole scheduling of one binding at 100/1000/5000 clusters, division, filters)
+bench:
+	go test -run '^$$' -bench . -benchmem -benchtime 20x ./pkg/scheduler/...

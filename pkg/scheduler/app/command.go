@@ -72,7 +72,7 @@ It serves /healthz, /readyz and /metrics on --bind-address.`,
 	fs.StringVar(&o.leaseNamespace, "leader-elect-resource-namespace", o.leaseNamespace, "Namespace of the leader lease.")
 	fs.StringVar(&o.leaseName, "leader-elect-resource-name", o.leaseName, "Name of the leader lease.")
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
-	// PLAN cmd.AddCommand(NewPlanCommand())
+	cmd.AddCommand(NewPlanCommand())
 	return cmd
 }
 

@@ -37,6 +37,9 @@ type Input struct {
 	// UID of the binding: ties in replica division are broken by its hash.
 	UID string
 	// Clusters is the snapshot to choose from; it is read, never modified.
+	// A cluster object must not be changed in place once given to the
+	// scheduler (informer objects are replaced on update): what is derived
+	// from it is cached by object identity.
 	Clusters []*clusterv1alpha1.Cluster
 }
 
@@ -71,10 +74,12 @@ type UnschedulableError struct {
 
 func (e *UnschedulableError) Error() string { return e.Message }
 
-// Scheduler runs the plugins of a framework.
+// Scheduler runs the plugins of a framework. It is safe for concurrent use
+// when the framework is.
 type Scheduler struct {
-	fw    *framework.Framework
-	steps Steps
+	fw         *framework.Framework
+	steps      Steps
+	capacities capacityCache
 }
 
 // New returns a scheduler over a framework.

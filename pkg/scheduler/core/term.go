@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"time"
 
-	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/scheduler/divide"
@@ -60,15 +59,21 @@ func (s *Scheduler) scheduleTerm(ctx context.Context, in Input, placement *polic
 		candidates[i] = spread.Candidate{Cluster: c, Score: scores[i]}
 	}
 	constraints, divided := spread.ForPlacement(placement)
-	needAvailable := divided && (len(constraints) > 0 || usesCapacity(placement))
-	if needAvailable {
-		for i := range candidates {
-			candidates[i].Available = estimate.AvailableReplicas(candidates[i].Cluster, in.Spec.ReplicaRequirements)
-		}
+	// Spread selection ranks clusters by room even for Duplicated
+	// bindings, as Karmada's does; only Divided ones must fit in it.
+	if len(constraints) > 0 || divided && usesCapacity(placement) {
+		request := estimate.RequestOf(in.Spec.ReplicaRequirements)
+		s.capacities.fill(candidates, &request)
 	}
 	selected := candidates
 	if len(constraints) > 0 {
+		// Spread selection counts, as Karmada's does, the replicas a
+		// cluster already runs for the binding as room it has for it;
+		// the division counts them apart (Candidate.Previous).
+		running := previousReplicas(in.Spec)
+		addRunning(candidates, running, 1)
 		selected, err = spread.Select(candidates, constraints, in.Spec.Replicas, divided)
+		addRunning(selected, running, -1)
 		if err != nil {
 			s.observe(StepSelect, start)
 			var se *spread.Error
@@ -125,10 +130,7 @@ func assign(in Input, p *policyv1alpha1.Placement, selected []spread.Candidate) 
 	if replicas == 0 || rs == nil || rs.ReplicaSchedulingType == policyv1alpha1.ReplicaSchedulingTypeDuplicated {
 		return divide.Duplicated(replicas, names), nil
 	}
-	previous := map[string]int32{}
-	for _, tc := range in.Spec.Clusters {
-		previous[tc.Name] = tc.Replicas
-	}
+	previous := previousReplicas(in.Spec)
 	cands := make([]divide.Candidate, len(selected))
 	for i, c := range selected {
 		cands[i] = divide.Candidate{Name: c.Cluster.Name, Previous: previous[c.Cluster.Name], Available: c.Available}
@@ -154,27 +156,25 @@ func assign(in Input, p *policyv1alpha1.Placement, selected []spread.Candidate) 
 	return out, err
 }
 
-// staticWeights sets each candidate's weight to the largest weight among
-// the rules whose target matches it (0 when none does; divide then gives
-// every cluster weight 1 if no rule matched any).
-func staticWeights(cands []divide.Candidate, selected []spread.Candidate, prefs *policyv1alpha1.ClusterPreferences) error {
-	if prefs == nil || len(prefs.StaticWeightList) == 0 {
-		return nil
+// previousReplicas maps the clusters of spec.clusters to their replicas.
+func previousReplicas(spec *workv1alpha2.ResourceBindingSpec) map[string]int32 {
+	previous := make(map[string]int32, len(spec.Clusters))
+	for _, tc := range spec.Clusters {
+		previous[tc.Name] = max(tc.Replicas, 0)
 	}
-	matchers := make([]func(*clusterv1alpha1.Cluster) bool, len(prefs.StaticWeightList))
-	for i := range prefs.StaticWeightList {
-		m, err := newMatcher(&prefs.StaticWeightList[i].TargetCluster)
-		if err != nil {
-			return fmt.Errorf("staticWeightList[%d].targetCluster: %w", i, err)
+	return previous
+}
+
+// addRunning adds (sign 1) or takes back (sign -1) the replicas each
+// candidate's cluster already runs to or from its Available. Amounts too
+// large to matter are left alone, so the sum cannot overflow.
+func addRunning(candidates []spread.Candidate, running map[string]int32, sign int64) {
+	if len(running) == 0 {
+		return
+	}
+	for i := range candidates {
+		if r := int64(running[candidates[i].Cluster.Name]); r > 0 && candidates[i].Available < divide.Unbounded/2 {
+			candidates[i].Available += sign * r
 		}
-		matchers[i] = m
 	}
-	for i, c := range selected {
-		for r, rule := range prefs.StaticWeightList {
-			if rule.Weight > cands[i].Weight && matchers[r](c.Cluster) {
-				cands[i].Weight = rule.Weight
-			}
-		}
-	}
-	return nil
 }

@@ -18,7 +18,6 @@ package divide
 
 import (
 	"cmp"
-	"slices"
 
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 )
@@ -60,29 +59,7 @@ func Aggregated(replicas int32, cands []Candidate, uid string, fresh bool) ([]wo
 // capacity covers them. When base is not nil its Previous replicas are added
 // to the result.
 func aggregate(seats int32, cands []Candidate, capacity func(Candidate) int64, uid string, base []Candidate) ([]workv1alpha2.TargetCluster, error) {
-	order := make([]int, 0, len(cands))
-	for i, c := range cands {
-		if capacity(c) > 0 {
-			order = append(order, i)
-		}
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		ca, cb := cands[a], cands[b]
-		return cmp.Or(
-			cmp.Compare(min(previous(cb), 1), min(previous(ca), 1)), // previously used first
-			cmp.Compare(capacity(cb), capacity(ca)),
-			cmp.Compare(ca.Name, cb.Name),
-		)
-	})
-	var total int64
-	chosen := make([]Candidate, 0, len(order))
-	for _, i := range order {
-		if total >= int64(seats) {
-			break
-		}
-		chosen = append(chosen, cands[i])
-		total = addCapped(total, capacity(cands[i]))
-	}
+	chosen := shortestCover(seats, cands, capacity)
 	got, err := fill(seats, chosen, capacity, uid)
 	if err != nil {
 		return nil, err
@@ -99,4 +76,36 @@ func aggregate(seats int32, cands []Candidate, capacity func(Candidate) int64, u
 		sum[i] = extra[c.Name]
 	}
 	return addPrevious(base, sum), nil
+}
+
+// shortestCover returns the candidates with capacity, ranked (previously
+// used first, then larger capacity, then smaller name), up to the first
+// whose running capacity reaches seats. The ranking is a total order, so
+// picking the best one at a time from a heap gives the same prefix as
+// sorting everything, at O(n + k log n) for k picks instead of O(n log n).
+func shortestCover(seats int32, cands []Candidate, capacity func(Candidate) int64) []Candidate {
+	caps := make([]int64, len(cands))
+	h := make([]int, 0, len(cands))
+	for i, c := range cands {
+		if caps[i] = capacity(c); caps[i] > 0 {
+			h = append(h, i)
+		}
+	}
+	better := func(a, b int) bool {
+		return cmp.Or(
+			cmp.Compare(min(previous(cands[b]), 1), min(previous(cands[a]), 1)), // previously used first
+			cmp.Compare(caps[b], caps[a]),
+			cmp.Compare(cands[a].Name, cands[b].Name),
+		) < 0
+	}
+	heapify(h, better)
+	var total int64
+	var chosen []Candidate
+	for len(h) > 0 && total < int64(seats) {
+		i := h[0]
+		h = pop(h, better)
+		chosen = append(chosen, cands[i])
+		total = addCapped(total, caps[i])
+	}
+	return chosen
 }

@@ -89,6 +89,10 @@ func TestAvailableReplicas(t *testing.T) {
 			if got := AvailableReplicas(tc.cluster, tc.req); got != tc.want {
 				t.Fatalf("AvailableReplicas = %d, want %d", got, tc.want)
 			}
+			capacity, request := CapacityOf(tc.cluster), RequestOf(tc.req)
+			if got := capacity.Replicas(&request); got != tc.want {
+				t.Fatalf("CapacityOf(cluster).Replicas(RequestOf(req)) = %d, want %d", got, tc.want)
+			}
 		})
 	}
 }
@@ -98,6 +102,14 @@ func TestAvailableReplicasDoesNotAllocate(t *testing.T) {
 	req := requests("cpu", "250m", "memory", "512Mi")
 	if n := testing.AllocsPerRun(100, func() { AvailableReplicas(c, req) }); n != 0 {
 		t.Fatalf("AvailableReplicas allocates %v times per call, want 0", n)
+	}
+}
+
+func TestCapacityReplicasDoesNotAllocate(t *testing.T) {
+	capacity := CapacityOf(cluster(list("pods", "110", "cpu", "8", "memory", "32Gi"), list("cpu", "2"), list("memory", "1Gi")))
+	request := RequestOf(requests("cpu", "250m", "memory", "512Mi"))
+	if n := testing.AllocsPerRun(100, func() { capacity.Replicas(&request) }); n != 0 {
+		t.Fatalf("Capacity.Replicas allocates %v times per call, want 0", n)
 	}
 }
 

@@ -44,9 +44,17 @@ var apiMissing = framework.NewStatus(framework.Unschedulable, ReasonAPIMissing).
 // incomplete (condition CompleteAPIEnablements not True): the missing entry
 // then proves nothing, and dropping the cluster would delete a running
 // workload because of a collection hiccup.
-type APIEnablement struct{}
+//
+// Whether a cluster object serves a kind is remembered across bindings (see
+// servedCache).
+type APIEnablement struct {
+	served servedCache
+}
 
-var _ framework.FilterPlugin = &APIEnablement{}
+var (
+	_ framework.PreFilterPlugin = &APIEnablement{}
+	_ framework.FilterPlugin    = &APIEnablement{}
+)
 
 // NewAPIEnablement builds the plugin.
 func NewAPIEnablement() (framework.Plugin, error) {
@@ -58,10 +66,24 @@ func (p *APIEnablement) Name() string {
 	return APIEnablementName
 }
 
+// PreFilter picks up what is known about the template's kind.
+func (p *APIEnablement) PreFilter(_ context.Context, state *framework.CycleState, spec *workv1alpha2.ResourceBindingSpec,
+	_ *workv1alpha2.ResourceBindingStatus) *framework.Status {
+	state.Write(servedKey, p.served.pass(spec.Resource.APIVersion, spec.Resource.Kind))
+	return nil
+}
+
 // Filter rejects clusters that do not serve the template's kind.
 func (p *APIEnablement) Filter(_ context.Context, state *framework.CycleState, spec *workv1alpha2.ResourceBindingSpec,
 	_ *workv1alpha2.ResourceBindingStatus, cluster *clusterv1alpha1.Cluster) *framework.Status {
-	if servesKind(cluster.Status.APIEnablements, spec.Resource.APIVersion, spec.Resource.Kind) {
+	gv, kind := spec.Resource.APIVersion, spec.Resource.Kind
+	var serves bool
+	if v, ok := state.Read(servedKey); ok {
+		serves = v.(*servedPass).serves(cluster, gv, kind)
+	} else { // called without PreFilter
+		serves = servesKind(cluster.Status.APIEnablements, gv, kind)
+	}
+	if serves {
 		return nil
 	}
 	if state.ScheduledClusters(spec).Has(cluster.Name) &&

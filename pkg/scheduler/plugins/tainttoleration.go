@@ -30,11 +30,9 @@ import (
 const TaintTolerationName = "TaintToleration"
 
 // UntoleratedTaintReason is the reason given for a cluster with a NoSchedule
-// or NoExecute taint the placement does not tolerate, e.g.
-// "cluster(s) had untolerated taint {cluster.karmada.io/not-ready:NoSchedule}".
-// The taint is printed as key[=value]:effect.
-// The format, {key: value}, is the one users see in the binding's
-// Scheduled condition, e.g. {cluster.karmada.io/not-ready: }.
+// or NoExecute taint the placement does not tolerate. The taint is printed
+// as {key: value}, the form users see in the binding's Scheduled condition,
+// e.g. "cluster(s) had untolerated taint {cluster.karmada.io/not-ready: }".
 func UntoleratedTaintReason(taint *corev1.Taint) string {
 	return "cluster(s) had untolerated taint {" + taint.Key + ": " + taint.Value + "}"
 }

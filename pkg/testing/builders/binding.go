@@ -17,8 +17,11 @@ limitations under the License.
 package builders
 
 import (
+	"time"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
@@ -166,6 +169,60 @@ func (b *BindingBuilder) Duplicated() *BindingBuilder {
 	b.placement().ReplicaScheduling = &policyv1alpha1.ReplicaSchedulingStrategy{
 		ReplicaSchedulingType: policyv1alpha1.ReplicaSchedulingTypeDuplicated,
 	}
+	return b
+}
+
+// WithUID sets metadata.uid, which breaks ties in replica division.
+func (b *BindingBuilder) WithUID(uid string) *BindingBuilder {
+	b.binding.UID = types.UID(uid)
+	return b
+}
+
+// WithRequest sets what one replica requests of a resource; quantity must
+// parse (e.g. "100m", "128Mi").
+func (b *BindingBuilder) WithRequest(name corev1.ResourceName, quantity string) *BindingBuilder {
+	if b.binding.Spec.ReplicaRequirements == nil {
+		b.binding.Spec.ReplicaRequirements = &workv1alpha2.ReplicaRequirements{}
+	}
+	setQuantity(&b.binding.Spec.ReplicaRequirements.ResourceRequest, name, quantity)
+	return b
+}
+
+// WithStaticWeight adds a static weight rule, switching to Divided Weighted
+// scheduling if the binding is not Divided yet.
+func (b *BindingBuilder) WithStaticWeight(weight int64, target policyv1alpha1.ClusterAffinity) *BindingBuilder {
+	prefs := b.weightPreference()
+	prefs.StaticWeightList = append(prefs.StaticWeightList, policyv1alpha1.StaticClusterWeight{TargetCluster: target, Weight: weight})
+	return b
+}
+
+// DynamicWeight asks for Divided Weighted scheduling by available replicas.
+func (b *BindingBuilder) DynamicWeight() *BindingBuilder {
+	b.weightPreference().DynamicWeight = policyv1alpha1.DynamicWeightByAvailableReplicas
+	return b
+}
+
+func (b *BindingBuilder) weightPreference() *policyv1alpha1.ClusterPreferences {
+	rs := b.placement().ReplicaScheduling
+	if rs == nil || rs.ReplicaSchedulingType != policyv1alpha1.ReplicaSchedulingTypeDivided {
+		b.Divided(policyv1alpha1.ReplicaDivisionPreferenceWeighted)
+		rs = b.placement().ReplicaScheduling
+	}
+	if rs.WeightPreference == nil {
+		rs.WeightPreference = &policyv1alpha1.ClusterPreferences{}
+	}
+	return rs.WeightPreference
+}
+
+// RescheduleTriggeredAt sets spec.rescheduleTriggeredAt.
+func (b *BindingBuilder) RescheduleTriggeredAt(t time.Time) *BindingBuilder {
+	b.binding.Spec.RescheduleTriggeredAt = &metav1.Time{Time: t}
+	return b
+}
+
+// LastScheduledAt sets status.lastScheduledTime.
+func (b *BindingBuilder) LastScheduledAt(t time.Time) *BindingBuilder {
+	b.binding.Status.LastScheduledTime = &metav1.Time{Time: t}
 	return b
 }
 

@@ -18,6 +18,7 @@ package builders_test
 
 import (
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -83,5 +84,33 @@ func TestBindingBuilder(t *testing.T) {
 	}
 	if got := builders.NewBinding("x").Duplicated().Build().Spec.Placement.ReplicaScheduling.ReplicaSchedulingType; got != policyv1alpha1.ReplicaSchedulingTypeDuplicated {
 		t.Errorf("Duplicated() set %q", got)
+	}
+}
+
+func TestCapacityAndWeightBuilders(t *testing.T) {
+	t.Parallel()
+	c := builders.NewCluster("m1").WithAllocatable(corev1.ResourcePods, "110").WithAllocated(corev1.ResourcePods, "10").Build()
+	sum := c.Status.ResourceSummary
+	if pods := sum.Allocatable[corev1.ResourcePods]; pods.Value() != 110 {
+		t.Errorf("allocatable pods = %s, want 110", pods.String())
+	}
+	if pods := sum.Allocated[corev1.ResourcePods]; pods.Value() != 10 {
+		t.Errorf("allocated pods = %s, want 10", pods.String())
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	rb := builders.NewBinding("web").WithUID("u1").WithRequest(corev1.ResourceCPU, "100m").
+		WithStaticWeight(2, policyv1alpha1.ClusterAffinity{ClusterNames: []string{"m1"}}).DynamicWeight().
+		RescheduleTriggeredAt(at).LastScheduledAt(at.Add(-time.Minute)).Build()
+	if rb.UID != "u1" || rb.Spec.ReplicaRequirements.ResourceRequest.Cpu().MilliValue() != 100 {
+		t.Errorf("uid %q, requirements %+v", rb.UID, rb.Spec.ReplicaRequirements)
+	}
+	rs := rb.Spec.Placement.ReplicaScheduling
+	if rs.ReplicaSchedulingType != policyv1alpha1.ReplicaSchedulingTypeDivided ||
+		rs.ReplicaDivisionPreference != policyv1alpha1.ReplicaDivisionPreferenceWeighted ||
+		len(rs.WeightPreference.StaticWeightList) != 1 || rs.WeightPreference.DynamicWeight != policyv1alpha1.DynamicWeightByAvailableReplicas {
+		t.Errorf("replica scheduling = %+v", rs)
+	}
+	if !rb.Spec.RescheduleTriggeredAt.Time.Equal(at) || !rb.Status.LastScheduledTime.Time.Equal(at.Add(-time.Minute)) {
+		t.Errorf("times = %v, %v", rb.Spec.RescheduleTriggeredAt, rb.Status.LastScheduledTime)
 	}
 }

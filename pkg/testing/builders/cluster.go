@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
@@ -115,6 +116,35 @@ func (b *ClusterBuilder) WithCondition(conditionType string, status metav1.Condi
 		Type: conditionType, Status: status, Reason: "Test",
 	})
 	return b
+}
+
+// WithAllocatable sets status.resourceSummary.allocatable[name]; quantity
+// must parse (e.g. "64", "256Gi", "500m").
+func (b *ClusterBuilder) WithAllocatable(name corev1.ResourceName, quantity string) *ClusterBuilder {
+	setQuantity(&b.summary().Allocatable, name, quantity)
+	return b
+}
+
+// WithAllocated sets status.resourceSummary.allocated[name].
+func (b *ClusterBuilder) WithAllocated(name corev1.ResourceName, quantity string) *ClusterBuilder {
+	setQuantity(&b.summary().Allocated, name, quantity)
+	return b
+}
+
+func (b *ClusterBuilder) summary() *clusterv1alpha1.ResourceSummary {
+	if b.cluster.Status.ResourceSummary == nil {
+		b.cluster.Status.ResourceSummary = &clusterv1alpha1.ResourceSummary{}
+	}
+	return b.cluster.Status.ResourceSummary
+}
+
+// setQuantity stores a parsed quantity; the builders serve tests, so a
+// malformed literal panics like resource.MustParse.
+func setQuantity(list *corev1.ResourceList, name corev1.ResourceName, quantity string) {
+	if *list == nil {
+		*list = corev1.ResourceList{}
+	}
+	(*list)[name] = resource.MustParse(quantity)
 }
 
 // Build returns a copy of the cluster, so the builder can be reused.

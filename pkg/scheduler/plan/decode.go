@@ -1,0 +1,164 @@
+/*
+Copyright The mco Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plan
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	serializerjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+)
+
+// source says where an object came from, for error messages.
+type source struct {
+	file  string
+	index int // 1-based document number within the file
+}
+
+func (s source) String() string { return fmt.Sprintf("%s: document %d", s.file, s.index) }
+
+// object is one decoded document: one of our kinds (typed, defaulted) or a
+// workload template (unstructured).
+type object struct {
+	from     source
+	typed    runtime.Object
+	template *unstructured.Unstructured
+}
+
+// ourGroups are the API groups decoded strictly into our types; any other
+// apiVersion is a workload template.
+var ourGroups = map[string]bool{
+	clusterv1alpha1.GroupName: true,
+	policyv1alpha1.GroupName:  true,
+	workv1alpha2.GroupName:    true,
+}
+
+// decoder decodes our kinds strictly and applies the scheme's defaults.
+type decoder struct {
+	scheme *runtime.Scheme
+	strict runtime.Decoder
+}
+
+func newDecoder() (*decoder, error) {
+	scheme := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{
+		clusterv1alpha1.AddToScheme, policyv1alpha1.AddToScheme, workv1alpha1.AddToScheme, workv1alpha2.AddToScheme,
+	} {
+		if err := add(scheme); err != nil {
+			return nil, fmt.Errorf("build scheme: %w", err)
+		}
+	}
+	strict := serializerjson.NewSerializerWithOptions(serializerjson.DefaultMetaFactory, scheme, scheme,
+		serializerjson.SerializerOptions{Strict: true})
+	return &decoder{scheme: scheme, strict: strict}, nil
+}
+
+// readFiles decodes every document of every file, in order. Empty
+// documents (blank, comments only) are skipped.
+func (d *decoder) readFiles(files []string) ([]object, error) {
+	var out []object
+	for _, file := range files {
+		objs, err := d.readFile(file)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, objs...)
+	}
+	return out, nil
+}
+
+func (d *decoder) readFile(file string) ([]object, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	reader := utilyaml.NewYAMLReader(bufio.NewReader(f))
+	var out []object
+	for index := 1; ; index++ {
+		doc, err := reader.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		from := source{file: file, index: index}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", from, err)
+		}
+		obj, err := d.decode(doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", from, err)
+		}
+		if obj != nil {
+			obj.from = from
+			out = append(out, *obj)
+		}
+	}
+}
+
+// decode turns one YAML or JSON document into an object, or nil for an
+// empty document.
+func (d *decoder) decode(doc []byte) (*object, error) {
+	data, err := utilyaml.ToJSON(doc)
+	if err != nil {
+		return nil, err
+	}
+	if t := bytes.TrimSpace(data); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return nil, nil
+	}
+	var meta metav1.TypeMeta
+	if err := json.Unmarshal(data, &meta); err != nil {
+		return nil, fmt.Errorf("not a Kubernetes object: %w", err)
+	}
+	if meta.APIVersion == "" || meta.Kind == "" {
+		return nil, errors.New("apiVersion and kind are required")
+	}
+	gv, err := schema.ParseGroupVersion(meta.APIVersion)
+	if err != nil {
+		return nil, fmt.Errorf("apiVersion: %w", err)
+	}
+	if !ourGroups[gv.Group] {
+		var u unstructured.Unstructured
+		if err := u.UnmarshalJSON(data); err != nil {
+			return nil, err
+		}
+		return &object{template: &u}, nil
+	}
+	if !d.scheme.Recognizes(gv.WithKind(meta.Kind)) {
+		return nil, fmt.Errorf("unknown kind %s %s", meta.APIVersion, meta.Kind)
+	}
+	obj, _, err := d.strict.Decode(data, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", meta.APIVersion, meta.Kind, err)
+	}
+	d.scheme.Default(obj)
+	return &object{typed: obj}, nil
+}
