@@ -46,6 +46,7 @@ type Scheduler struct {
 	core          *core.Scheduler
 	metrics       *metrics.Scheduler
 	name          string
+	pending       pendingSets
 }
 
 // New builds the loop over a client of mco-apiserver.
@@ -101,7 +102,7 @@ func (s *Scheduler) Run(ctx context.Context, workers int) error {
 	for i := 0; i < workers; i++ {
 		go wait.UntilWithContext(ctx, s.worker, time.Second)
 	}
-	go wait.UntilWithContext(ctx, s.reportQueue, 5*time.Second)
+	go wait.UntilWithContext(ctx, s.reportQueue, time.Second)
 	<-ctx.Done()
 	s.informers.Shutdown()
 	return nil
@@ -118,7 +119,10 @@ func (s *Scheduler) HasSynced() bool {
 }
 
 func (s *Scheduler) reportQueue(context.Context) {
+	backoff, unschedulable := s.pending.sizes()
 	s.metrics.PendingBindings.WithLabelValues("active").Set(float64(s.queue.Len()))
+	s.metrics.PendingBindings.WithLabelValues("backoff").Set(float64(backoff))
+	s.metrics.PendingBindings.WithLabelValues("unschedulable").Set(float64(unschedulable))
 }
 
 func (s *Scheduler) worker(ctx context.Context) {

@@ -45,6 +45,7 @@ func (s *Scheduler) sync(ctx context.Context, k key) error {
 	res, schedErr := s.core.Schedule(ctx, core.Input{Spec: b.spec, Status: b.status, UID: string(b.meta.UID), Clusters: clusters})
 	out := decide(b.spec, b.status, b.meta.Generation, res, schedErr, metav1.Now())
 	defer func() {
+		s.pending.record(k, out.result)
 		s.metrics.ScheduleAttempts.WithLabelValues(out.result, stype).Inc()
 		s.metrics.E2ESchedulingDuration.WithLabelValues(out.result, stype).Observe(time.Since(start).Seconds())
 	}()

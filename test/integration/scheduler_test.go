@@ -101,13 +101,24 @@ func TestSchedulerLoop(t *testing.T) {
 		t.Errorf("unschedulable binding condition: %+v (%v)", cond, err)
 	}
 
-	body := httpGet(t, sched.MetricsURL())
+	// The scheduler runs under a leader lease.
+	lease := s.MustKubectl(t, "", "get", "lease", "-n", "kube-system", "mco-scheduler", "-o", "jsonpath={.spec.holderIdentity}")
+	if lease == "" {
+		t.Errorf("no holder on the mco-scheduler lease")
+	}
+
+	// Gauges are refreshed every second.
+	var body string
+	_ = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+		body = httpGet(t, sched.MetricsURL())
+		return strings.Contains(body, `scheduler_pending_bindings{queue="unschedulable"} 1`), nil
+	})
 	for _, want := range []string{
 		`karmada_scheduler_schedule_attempts_total{result="scheduled"`,
 		"karmada_scheduler_e2e_scheduling_duration_seconds_bucket",
 		`karmada_scheduler_scheduling_algorithm_duration_seconds_bucket{schedule_step="Filter"`,
 		"karmada_scheduler_framework_extension_point_duration_seconds_bucket",
-		"scheduler_pending_bindings",
+		`scheduler_pending_bindings{queue="unschedulable"} 1`,
 		"mco_build_info",
 	} {
 		if !strings.Contains(body, want) {
