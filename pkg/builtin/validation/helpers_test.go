@@ -17,9 +17,6 @@ limitations under the License.
 package validation
 
 import (
-	"fmt"
-	"sort"
-	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -30,41 +27,28 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/mco-org/mco/pkg/builtin/defaults"
+	"github.com/mco-org/mco/pkg/testing/fielderr"
 )
 
-// wantErr names one expected error by its type and path.
-type wantErr struct {
-	typ  field.ErrorType
-	path string
-}
+// Expected errors are (type, path) pairs; see package fielderr.
+type wantErr = fielderr.Want
 
-func fe(typ field.ErrorType, path string) wantErr { return wantErr{typ, path} }
+func fe(typ field.ErrorType, path string) wantErr { return fielderr.New(typ, path) }
 
 // Shorthands for the error types, to keep the tables narrow.
-func required(path string) wantErr     { return fe(field.ErrorTypeRequired, path) }
-func invalid(path string) wantErr      { return fe(field.ErrorTypeInvalid, path) }
-func notSupported(path string) wantErr { return fe(field.ErrorTypeNotSupported, path) }
-func forbidden(path string) wantErr    { return fe(field.ErrorTypeForbidden, path) }
-func duplicate(path string) wantErr    { return fe(field.ErrorTypeDuplicate, path) }
-func notFound(path string) wantErr     { return fe(field.ErrorTypeNotFound, path) }
+var (
+	required     = fielderr.Required
+	invalid      = fielderr.Invalid
+	notSupported = fielderr.NotSupported
+	forbidden    = fielderr.Forbidden
+	duplicate    = fielderr.Duplicate
+	notFound     = fielderr.NotFound
+)
 
-// assertErrors compares the (type, path) pairs of errs with want, ignoring
-// order.
+// assertErrors compares the (type, path) pairs of errs with want, ignoring order.
 func assertErrors(t *testing.T, errs field.ErrorList, want ...wantErr) {
 	t.Helper()
-	got := make([]string, 0, len(errs))
-	for _, e := range errs {
-		got = append(got, fmt.Sprintf("%s %s", e.Type, e.Field))
-	}
-	exp := make([]string, 0, len(want))
-	for _, w := range want {
-		exp = append(exp, fmt.Sprintf("%s %s", w.typ, w.path))
-	}
-	sort.Strings(got)
-	sort.Strings(exp)
-	if strings.Join(got, "\n") != strings.Join(exp, "\n") {
-		t.Errorf("errors:\n got %q\nwant %q\nfull: %v", got, exp, errs.ToAggregate())
-	}
+	fielderr.Assert(t, errs, want...)
 }
 
 // testCase mutates a valid object and names the errors that follow.

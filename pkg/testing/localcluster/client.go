@@ -42,29 +42,7 @@ func waitHTTPS(ctx context.Context, url string, files pki.Files, timeout time.Du
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	var last error
-	for {
-		if p != nil && !p.Running() {
-			return fmt.Errorf("%s exited; see %s", p.Name, p.Log)
-		}
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		resp, err := client.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-			err = fmt.Errorf("status %d", resp.StatusCode)
-		}
-		last = err
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%s not ready after %s: %v", url, timeout, last)
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
+	return waitHTTP(ctx, client, url, timeout, p)
 }
 
 // RESTConfig loads a kubeconfig file.

@@ -36,15 +36,16 @@ func startEtcd(ctx context.Context, binDir, dataDir, logDir string) (*Process, s
 	if err != nil {
 		return nil, "", err
 	}
-	if err := waitHTTP(ctx, clientURL+"/health", 60*time.Second, p); err != nil {
+	if err := waitHTTP(ctx, http.DefaultClient, clientURL+"/health", 60*time.Second, p); err != nil {
 		p.Stop(5 * time.Second)
 		return nil, "", fmt.Errorf("etcd: %w", err)
 	}
 	return p, clientURL, nil
 }
 
-// waitHTTP polls url until it answers 200, the timeout passes or p exits.
-func waitHTTP(ctx context.Context, url string, timeout time.Duration, p *Process) error {
+// waitHTTP polls url with client until it answers 200, the timeout passes
+// or p exits.
+func waitHTTP(ctx context.Context, client *http.Client, url string, timeout time.Duration, p *Process) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var last error
@@ -53,7 +54,7 @@ func waitHTTP(ctx context.Context, url string, timeout time.Duration, p *Process
 			return fmt.Errorf("%s exited; see %s", p.Name, p.Log)
 		}
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := client.Do(req)
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -64,7 +65,7 @@ func waitHTTP(ctx context.Context, url string, timeout time.Duration, p *Process
 		last = err
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("%s not ready: %v", url, last)
+			return fmt.Errorf("%s not ready after %s: %v", url, timeout, last)
 		case <-time.After(200 * time.Millisecond):
 		}
 	}

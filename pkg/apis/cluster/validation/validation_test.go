@@ -17,8 +17,6 @@ limitations under the License.
 package validation
 
 import (
-	"fmt"
-	"sort"
 	"strings"
 	"testing"
 
@@ -27,32 +25,18 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/testing/fielderr"
 )
 
-// fe names one expected error by its type and path, e.g. fe(field.ErrorTypeRequired, "spec.syncMode").
-type wantErr struct {
-	typ  field.ErrorType
-	path string
-}
+// Expected errors are (type, path) pairs; see package fielderr.
+type wantErr = fielderr.Want
 
-func fe(typ field.ErrorType, path string) wantErr { return wantErr{typ, path} }
+func fe(typ field.ErrorType, path string) wantErr { return fielderr.New(typ, path) }
 
 // assertErrors compares the (type, path) pairs of errs with want, ignoring order.
 func assertErrors(t *testing.T, errs field.ErrorList, want ...wantErr) {
 	t.Helper()
-	got := make([]string, 0, len(errs))
-	for _, e := range errs {
-		got = append(got, fmt.Sprintf("%s %s", e.Type, e.Field))
-	}
-	exp := make([]string, 0, len(want))
-	for _, w := range want {
-		exp = append(exp, fmt.Sprintf("%s %s", w.typ, w.path))
-	}
-	sort.Strings(got)
-	sort.Strings(exp)
-	if strings.Join(got, "\n") != strings.Join(exp, "\n") {
-		t.Errorf("errors:\n got %q\nwant %q\nfull: %v", got, exp, errs.ToAggregate())
-	}
+	fielderr.Assert(t, errs, want...)
 }
 
 // validCluster returns a Push cluster that passes validation, defaults applied.

@@ -17,8 +17,6 @@ limitations under the License.
 package validation
 
 import (
-	"fmt"
-	"reflect"
 	"sort"
 	"testing"
 
@@ -26,54 +24,35 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	"github.com/mco-org/mco/pkg/testing/fielderr"
 )
 
 // fieldErr is the part of a field.Error the tests pin down: its type and path.
-type fieldErr struct {
-	Type  field.ErrorType
-	Field string
-}
+type fieldErr = fielderr.Want
 
-func (e fieldErr) String() string { return fmt.Sprintf("%s %s", e.Type, e.Field) }
-
-func required(path string) fieldErr     { return fieldErr{field.ErrorTypeRequired, path} }
-func invalid(path string) fieldErr      { return fieldErr{field.ErrorTypeInvalid, path} }
-func notSupported(path string) fieldErr { return fieldErr{field.ErrorTypeNotSupported, path} }
-func forbidden(path string) fieldErr    { return fieldErr{field.ErrorTypeForbidden, path} }
-func duplicate(path string) fieldErr    { return fieldErr{field.ErrorTypeDuplicate, path} }
-func tooLong(path string) fieldErr      { return fieldErr{field.ErrorTypeTooLong, path} }
+var (
+	required     = fielderr.Required
+	invalid      = fielderr.Invalid
+	notSupported = fielderr.NotSupported
+	forbidden    = fielderr.Forbidden
+	duplicate    = fielderr.Duplicate
+	tooLong      = fielderr.TooLong
+)
 
 // expectErrors compares errs with want, ignoring order.
 func expectErrors(t *testing.T, errs field.ErrorList, want []fieldErr) {
 	t.Helper()
-	got := toFieldErrs(errs)
-	expected := append([]fieldErr{}, want...)
-	sortErrs(expected)
-	if len(got) == 0 && len(expected) == 0 {
-		return
-	}
-	if !reflect.DeepEqual(got, expected) {
-		t.Errorf("errors differ\n got: %v\nwant: %v\nfull: %v", got, expected, errs)
-	}
+	fielderr.Assert(t, errs, want...)
 }
 
 // toFieldErrs keeps the type and path of each error, sorted.
 func toFieldErrs(errs field.ErrorList) []fieldErr {
 	out := make([]fieldErr, 0, len(errs))
 	for _, err := range errs {
-		out = append(out, fieldErr{err.Type, err.Field})
+		out = append(out, fielderr.New(err.Type, err.Field))
 	}
-	sortErrs(out)
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
-}
-
-func sortErrs(errs []fieldErr) {
-	sort.Slice(errs, func(i, j int) bool {
-		if errs[i].Field != errs[j].Field {
-			return errs[i].Field < errs[j].Field
-		}
-		return errs[i].Type < errs[j].Type
-	})
 }
 
 func ptrTo[T any](v T) *T { return &v }

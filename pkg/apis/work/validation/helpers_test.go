@@ -17,36 +17,19 @@ limitations under the License.
 package validation
 
 import (
-	"fmt"
-	"sort"
-	"strings"
 	"testing"
 
+	"github.com/mco-org/mco/pkg/testing/fielderr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// wantErr names one expected error by its type and path.
-type wantErr struct {
-	typ  field.ErrorType
-	path string
-}
+// Expected errors are (type, path) pairs; see package fielderr.
+type wantErr = fielderr.Want
 
-func fe(typ field.ErrorType, path string) wantErr { return wantErr{typ, path} }
+func fe(typ field.ErrorType, path string) wantErr { return fielderr.New(typ, path) }
 
 // assertErrors compares the (type, path) pairs of errs with want, ignoring order.
 func assertErrors(t *testing.T, errs field.ErrorList, want ...wantErr) {
 	t.Helper()
-	got := make([]string, 0, len(errs))
-	for _, e := range errs {
-		got = append(got, fmt.Sprintf("%s %s", e.Type, e.Field))
-	}
-	exp := make([]string, 0, len(want))
-	for _, w := range want {
-		exp = append(exp, fmt.Sprintf("%s %s", w.typ, w.path))
-	}
-	sort.Strings(got)
-	sort.Strings(exp)
-	if strings.Join(got, "\n") != strings.Join(exp, "\n") {
-		t.Errorf("errors:\n got %q\nwant %q\nfull: %v", got, exp, errs.ToAggregate())
-	}
+	fielderr.Assert(t, errs, want...)
 }
