@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/mco-org/mco/test/integration/framework"
 )
@@ -29,6 +32,29 @@ func TestExternalEtcdAndTwoReplicas(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(a.DataDir, "etcd")); err == nil {
 		t.Errorf("an embedded etcd was started although --etcd-servers was given")
+	}
+
+	// Built-in kinds are stored as protobuf, mco's kinds as JSON.
+	a.MustKubectl(t, testdata(t, "deployment.yaml"), "apply", "-f", "-")
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{etcdURL}, DialTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for key, prefix := range map[string]string{
+		"/registry/deployments/default/nginx":                                       "k8s\x00",
+		"/registry/policy.karmada.io/propagationpolicies/default/nginx-propagation": "{",
+	} {
+		resp, err := cli.Get(ctx, key)
+		if err != nil || len(resp.Kvs) != 1 {
+			t.Errorf("etcd key %s: %v (%d values)", key, err, len(resp.Kvs))
+			continue
+		}
+		if v := string(resp.Kvs[0].Value); !strings.HasPrefix(v, prefix) {
+			t.Errorf("etcd value of %s starts with %q, want %q", key, v[:min(len(v), 8)], prefix)
+		}
 	}
 }
 

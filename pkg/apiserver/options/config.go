@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apiserver/pkg/admission"
@@ -73,6 +74,19 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	}
 	factory := serverstorage.NewDefaultStorageFactory(o.Etcd.StorageConfig, o.Etcd.DefaultStorageMediaType,
 		codecs, encoding, enabled, nil)
+	// Kinds with protobuf encodings (those of k8s.io/api) are stored as
+	// protobuf, like kube-apiserver stores them: smaller and faster to
+	// decode. mco's own kinds have none and stay JSON.
+	// Keys of mco's own kinds carry their group, as CRDs' do in
+	// kube-apiserver (/registry/<group>/<resource>/...), so that no plural can
+	// collide with a built-in one.
+	for _, r := range resources {
+		if _, ok := r.New().(protoMarshaler); ok {
+			factory.SetSerializer(r.Resource, runtime.ContentTypeProtobuf, nil)
+		} else {
+			factory.SetResourceEtcdPrefix(r.Resource, r.Resource.Group+"/"+r.Resource.Resource)
+		}
+	}
 	if err := o.Etcd.ApplyWithStorageFactoryTo(factory, gc); err != nil {
 		return nil, fmt.Errorf("etcd storage: %w", err)
 	}
@@ -99,6 +113,12 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 			KubeClient: kubeClient, KubeInformers: kubeInformers,
 		},
 	}, nil
+}
+
+// protoMarshaler is implemented by types generated with protobuf encodings.
+type protoMarshaler interface {
+	Marshal() ([]byte, error)
+	Unmarshal([]byte) error
 }
 
 // newAdmission builds the admission chain: NamespaceLifecycle, which refuses
