@@ -103,7 +103,7 @@ mco and %d member clusters are up (%.0fs). Logs: %s
   export KUBECONFIG=%s
   %s/kubectl get clusters                       # on mco (context "mco")
   %s/kubectl --context member1 get nodes        # a member
-  %s/kubectl apply -f artifacts/examples/       # propagate a Deployment
+  %s/kubectl apply -f artifacts/examples/       # a Deployment and its policies, stored on mco
 
 Stop everything with: make local-down
 `, len(env.Members), time.Since(start).Seconds(), filepath.Join(dir, "logs"), path, bin, bin, bin)

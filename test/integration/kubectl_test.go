@@ -101,3 +101,15 @@ func subset(want, got any, path string) (string, bool) {
 		return path, want == got
 	}
 }
+
+// TestShippedExamplesApply applies artifacts/examples as a user would.
+func TestShippedExamplesApply(t *testing.T) {
+	t.Parallel()
+	s := framework.StartAPIServer(t, "")
+	out := s.MustKubectl(t, "", "apply", "-f", filepath.Join("..", "..", "artifacts", "examples"))
+	for _, want := range []string{"deployment.apps/nginx", "propagationpolicy.policy.karmada.io/nginx-propagation", "overridepolicy.policy.karmada.io/nginx-override"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("apply of artifacts/examples printed %q, missing %s", out, want)
+		}
+	}
+}
