@@ -11,6 +11,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/utils/ptr"
 
 	"github.com/mco-org/mco/test/integration/framework"
 )
@@ -66,6 +68,31 @@ func TestAPIMachinery(t *testing.T) {
 		if n := strings.Count(out, "configmap/cm-"); n != 5 {
 			t.Errorf("kubectl with chunks listed %d configmaps, want 5:\n%s", n, out)
 		}
+	})
+	t.Run("watches deliver bookmarks", func(t *testing.T) {
+		wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		w, err := client.CoreV1().ConfigMaps("default").Watch(wctx, metav1.ListOptions{
+			AllowWatchBookmarks: true, SendInitialEvents: ptr.To(true),
+			ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		added := 0
+		for ev := range w.ResultChan() {
+			switch ev.Type {
+			case watch.Added:
+				added++
+			case watch.Bookmark:
+				if added != 5 {
+					t.Errorf("bookmark after %d initial objects, want 5", added)
+				}
+				return
+			}
+		}
+		t.Fatal("watch ended without a bookmark")
 	})
 	t.Run("label and field selectors filter", func(t *testing.T) {
 		out := s.MustKubectl(t, "", "get", "configmaps", "-l", "tier=web", "-o", "name")
