@@ -98,7 +98,7 @@ func up(ctx context.Context, dir, bin string) error {
 		return err
 	}
 	fmt.Printf(`
-mco and %d member clusters are up (%.0fs). Logs: %s
+mco (apiserver and scheduler) and %d member clusters are up (%.0fs). Logs: %s
 
   export KUBECONFIG=%s
   %s/kubectl get clusters                       # on mco (context "mco")

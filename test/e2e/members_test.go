@@ -91,6 +91,15 @@ func TestMembersAreJoined(t *testing.T) {
 			t.Errorf("cluster %s: %+v", c.Name, c.Spec)
 		}
 	}
+	// The control plane's scheduler runs beside the apiserver.
+	resp, err := http.Get(framework.Env.MCO.SchedulerURL() + "/readyz")
+	if err != nil {
+		t.Fatalf("mco-scheduler: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("mco-scheduler /readyz: %d", resp.StatusCode)
+	}
 }
 
 // TestPauseAndResumeMember: pausing a member's kube-apiserver makes its

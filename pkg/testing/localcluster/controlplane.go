@@ -3,6 +3,7 @@ package localcluster
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,19 +16,28 @@ import (
 	"github.com/mco-org/mco/pkg/join"
 )
 
-// ControlPlane is mco's control plane: mco-apiserver on embedded etcd.
+// ControlPlane is mco's control plane: mco-apiserver on embedded etcd and
+// mco-scheduler.
 type ControlPlane struct {
 	Port       int      `json:"port"`
 	DataDir    string   `json:"dataDir"`
 	Kubeconfig string   `json:"kubeconfig"`
 	APIServer  *Process `json:"apiServer"`
+	// SchedulerPort serves mco-scheduler's /healthz, /readyz and /metrics.
+	SchedulerPort int      `json:"schedulerPort"`
+	Scheduler     *Process `json:"scheduler"`
 }
 
 // URL is mco-apiserver's address.
 func (c *ControlPlane) URL() string { return fmt.Sprintf("https://127.0.0.1:%d", c.Port) }
 
-// Processes lists the control plane's processes.
-func (c *ControlPlane) Processes() []*Process { return []*Process{c.APIServer} }
+// Processes lists the control plane's processes, the apiserver last.
+func (c *ControlPlane) Processes() []*Process { return []*Process{c.Scheduler, c.APIServer} }
+
+// SchedulerURL is the base URL of mco-scheduler's health and metrics.
+func (c *ControlPlane) SchedulerURL() string {
+	return fmt.Sprintf("http://127.0.0.1:%d", c.SchedulerPort)
+}
 
 func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 	port, err := freePort()
@@ -61,6 +71,19 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 	}
 	if err := waitHTTPS(ctx, c.URL()+"/readyz", files, 60*time.Second, c.APIServer); err != nil {
 		return c, fmt.Errorf("mco-apiserver: %w", err)
+	}
+	if c.SchedulerPort, err = freePort(); err != nil {
+		return c, err
+	}
+	c.Scheduler, err = startProcess("mco-scheduler", filepath.Join(env.BinDir, "mco-scheduler"), []string{
+		"--kubeconfig=" + c.Kubeconfig,
+		"--bind-address=127.0.0.1:" + strconv.Itoa(c.SchedulerPort),
+	}, filepath.Join(env.Dir, "logs", "mco"))
+	if err != nil {
+		return c, err
+	}
+	if err := waitHTTP(ctx, http.DefaultClient, c.SchedulerURL()+"/readyz", 60*time.Second, c.Scheduler); err != nil {
+		return c, fmt.Errorf("mco-scheduler: %w", err)
 	}
 	return c, nil
 }
