@@ -12,7 +12,7 @@ mco-apiserver: data in ${DATA}, serving on https://127.0.0.1:${PORT}
 In another terminal:
   export KUBECONFIG=${DATA}/admin.kubeconfig
   ${ROOT}/_output/bin/kubectl get namespaces
-  ${ROOT}/_output/bin/kubectl apply -f ${ROOT}/test/integration/testdata/
+  ${ROOT}/_output/bin/kubectl apply -f ${ROOT}/artifacts/examples/
 Stop with Ctrl-C; the data stays for the next run.
 MSG
 exec "${ROOT}/_output/bin/mco-apiserver" --data-dir "${DATA}" --secure-port "${PORT}" "$@"
