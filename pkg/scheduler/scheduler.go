@@ -141,7 +141,7 @@ func (s *Scheduler) worker(ctx context.Context) {
 	}
 }
 
-// readyClusters lists the clusters to schedule onto.
+// clusters lists the clusters to schedule onto, from the informer cache.
 func (s *Scheduler) clusters() ([]*clusterv1alpha1.Cluster, error) {
 	return s.clusterLister.List(labels.Everything())
 }
