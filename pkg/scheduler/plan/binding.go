@@ -21,10 +21,8 @@ import (
 	"io"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
-
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/placement"
 	"github.com/mco-org/mco/pkg/workload"
 )
 
@@ -106,24 +104,17 @@ func describe(t *template) string {
 // template. A template without a namespace counts as being in the policy's
 // namespace, as when it is applied with kubectl -n.
 func (p *policy) selects(t template) (bool, error) {
-	ns := t.obj.GetNamespace()
-	if ns == "" {
-		ns = p.namespace
+	obj := t.obj
+	if obj.GetNamespace() == "" && p.namespace != "" {
+		obj = obj.DeepCopy()
+		obj.SetNamespace(p.namespace)
 	}
 	for i := range p.spec.ResourceSelectors {
-		s := &p.spec.ResourceSelectors[i]
-		if s.APIVersion != t.obj.GetAPIVersion() || s.Kind != t.obj.GetKind() ||
-			s.Namespace != "" && s.Namespace != ns || s.Name != "" && s.Name != t.obj.GetName() {
-			continue
-		}
-		if s.LabelSelector == nil {
-			return true, nil
-		}
-		sel, err := metav1.LabelSelectorAsSelector(s.LabelSelector)
+		priority, err := placement.ResourceSelectorPriority(obj, &p.spec.ResourceSelectors[i])
 		if err != nil {
-			return false, fmt.Errorf("%s: spec.resourceSelectors[%d].labelSelector: %w", p.from, i, err)
+			return false, fmt.Errorf("%s: spec.resourceSelectors[%d]: %w", p.from, i, err)
 		}
-		if sel.Matches(labels.Set(t.obj.GetLabels())) {
+		if priority != placement.PriorityMisMatch {
 			return true, nil
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/placement"
 	"github.com/mco-org/mco/pkg/scheduler/framework"
 )
 
@@ -77,7 +78,7 @@ func (p *ClusterAffinity) Filter(_ context.Context, state *framework.CycleState,
 	if !st.IsSuccess() {
 		return st
 	}
-	if m.matches(cluster) {
+	if m.Matches(cluster) {
 		return nil
 	}
 	return affinityMismatch
@@ -86,11 +87,11 @@ func (p *ClusterAffinity) Filter(_ context.Context, state *framework.CycleState,
 // matcher returns the compiled affinity from the state, compiling and
 // storing it on first use (so Filter also works without PreFilter).
 func (p *ClusterAffinity) matcher(state *framework.CycleState, spec *workv1alpha2.ResourceBindingSpec,
-	status *workv1alpha2.ResourceBindingStatus) (*affinityMatcher, *framework.Status) {
+	status *workv1alpha2.ResourceBindingStatus) (*placement.AffinityMatcher, *framework.Status) {
 	if v, ok := state.Read(affinityKey); ok {
-		return v.(*affinityMatcher), nil
+		return v.(*placement.AffinityMatcher), nil
 	}
-	m, err := compileAffinity(effectiveAffinity(state, spec, status))
+	m, err := placement.CompileAffinity(effectiveAffinity(state, spec, status))
 	if err != nil {
 		return nil, framework.AsStatus(fmt.Errorf("cluster affinity: %w", err)).WithPlugin(ClusterAffinityName)
 	}
@@ -105,19 +106,28 @@ func effectiveAffinity(state *framework.CycleState, spec *workv1alpha2.ResourceB
 	if affinity, ok := state.ClusterAffinity(); ok {
 		return affinity
 	}
-	placement := spec.Placement
-	if placement == nil {
+	pl := spec.Placement
+	if pl == nil {
 		return nil
 	}
-	if placement.ClusterAffinity != nil || len(placement.ClusterAffinities) == 0 {
-		return placement.ClusterAffinity
+	if pl.ClusterAffinity != nil || len(pl.ClusterAffinities) == 0 {
+		return pl.ClusterAffinity
 	}
 	if status != nil {
-		for i := range placement.ClusterAffinities {
-			if placement.ClusterAffinities[i].AffinityName == status.SchedulerObservedAffinityName {
-				return &placement.ClusterAffinities[i].ClusterAffinity
+		for i := range pl.ClusterAffinities {
+			if pl.ClusterAffinities[i].AffinityName == status.SchedulerObservedAffinityName {
+				return &pl.ClusterAffinities[i].ClusterAffinity
 			}
 		}
 	}
-	return &placement.ClusterAffinities[0].ClusterAffinity
+	return &pl.ClusterAffinities[0].ClusterAffinity
+}
+
+// AffinityMatcher tests clusters against one ClusterAffinity, compiled once;
+// the scheduler uses it for static weight rules.
+type AffinityMatcher = placement.AffinityMatcher
+
+// NewAffinityMatcher compiles an affinity; nil selects every cluster.
+func NewAffinityMatcher(affinity *policyv1alpha1.ClusterAffinity) (*AffinityMatcher, error) {
+	return placement.CompileAffinity(affinity)
 }

@@ -114,8 +114,18 @@ func TestClusterAffinityFieldSelector(t *testing.T) {
 		{name: "Zone NotIn accepts a cluster without zones.", selector: field("zone", notIn, "eu-west-1a"), cluster: bare, want: feasible},
 		{name: "Zone In falls back to the deprecated zone field.", selector: field("zone", in, "old-zone"), cluster: legacy, want: feasible},
 		{name: "Zone NotIn falls back to the deprecated zone field.", selector: field("zone", notIn, "old-zone"), cluster: legacy, want: mismatch},
-		{name: "Zone Exists needs a zone.", selector: field("zone", corev1.NodeSelectorOpExists), cluster: bare, want: mismatch},
-		{name: "Region DoesNotExist accepts a cluster without region.", selector: field("region", corev1.NodeSelectorOpDoesNotExist), cluster: bare, want: feasible},
+		{
+			name: "Exists is an error, as validation refuses it.", selector: field("zone", corev1.NodeSelectorOpExists), cluster: bare,
+			want: `error: cluster affinity: fieldSelector.matchExpressions[0]: unsupported operator "Exists"`,
+		},
+		{
+			name: "DoesNotExist is an error, as validation refuses it.", selector: field("region", corev1.NodeSelectorOpDoesNotExist), cluster: bare,
+			want: `error: cluster affinity: fieldSelector.matchExpressions[0]: unsupported operator "DoesNotExist"`,
+		},
+		{
+			name: "In without values is an error, as validation refuses it.", selector: field("region", in), cluster: bare,
+			want: `error: cluster affinity: fieldSelector.matchExpressions[0]: In and NotIn need at least one value`,
+		},
 		{
 			name: "All expressions must match.",
 			selector: func(b *builders.BindingBuilder) *builders.BindingBuilder {

@@ -20,6 +20,7 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
@@ -114,32 +115,14 @@ func untoleratedStatus(state *framework.CycleState, taint *corev1.Taint) *framew
 	return st
 }
 
-// tolerated tells whether any toleration matches the taint.
+// tolerated tells whether any toleration matches the taint, by the
+// Kubernetes rules (corev1.Toleration.ToleratesTaint). The numeric operators
+// Lt and Gt never match, as in Karmada.
 func tolerated(tolerations []corev1.Toleration, taint *corev1.Taint) bool {
 	for i := range tolerations {
-		if tolerates(&tolerations[i], taint) {
+		if tolerations[i].ToleratesTaint(klog.Background(), taint, false) {
 			return true
 		}
-	}
-	return false
-}
-
-// tolerates applies the Kubernetes matching rules: an empty effect matches
-// every effect, an empty key matches every key (used with Exists), Exists
-// ignores the value, Equal (or no operator) needs the same value. Other
-// operators (Lt, Gt) never match, as in Karmada.
-func tolerates(t *corev1.Toleration, taint *corev1.Taint) bool {
-	if t.Effect != "" && t.Effect != taint.Effect {
-		return false
-	}
-	if t.Key != "" && t.Key != taint.Key {
-		return false
-	}
-	switch t.Operator {
-	case corev1.TolerationOpExists:
-		return true
-	case "", corev1.TolerationOpEqual:
-		return t.Value == taint.Value
 	}
 	return false
 }

@@ -26,6 +26,8 @@ import (
 // maxAffinityNameLength is the longest cluster group name Karmada accepts.
 const maxAffinityNameLength = 32
 
+// The field selector keys and operators Karmada accepts. pkg/placement's
+// matcher accepts exactly the same; a test there checks that both agree.
 var (
 	// supportedClusterFields are the Cluster fields a field selector can match.
 	supportedClusterFields = []string{"provider", "region", "zone"}

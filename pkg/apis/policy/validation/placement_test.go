@@ -88,6 +88,23 @@ func TestValidatePlacementAffinity(t *testing.T) {
 			},
 		},
 		{
+			name: "Field expressions with Exists, DoesNotExist, Gt or Lt are rejected, as Karmada allows only In and NotIn.",
+			placement: policyv1alpha1.Placement{ClusterAffinity: &policyv1alpha1.ClusterAffinity{
+				FieldSelector: &policyv1alpha1.FieldSelector{MatchExpressions: []corev1.NodeSelectorRequirement{
+					fieldExpr("zone", corev1.NodeSelectorOpExists, "a"),
+					fieldExpr("provider", corev1.NodeSelectorOpDoesNotExist, "aws"),
+					fieldExpr("region", corev1.NodeSelectorOpGt, "1"),
+					fieldExpr("region", corev1.NodeSelectorOpLt, "1"),
+				}},
+			}},
+			want: []fieldErr{
+				notSupported(pl + ".clusterAffinity.fieldSelector.matchExpressions[0].operator"),
+				notSupported(pl + ".clusterAffinity.fieldSelector.matchExpressions[1].operator"),
+				notSupported(pl + ".clusterAffinity.fieldSelector.matchExpressions[2].operator"),
+				notSupported(pl + ".clusterAffinity.fieldSelector.matchExpressions[3].operator"),
+			},
+		},
+		{
 			name: "A cluster affinity with an invalid label selector is rejected.",
 			placement: policyv1alpha1.Placement{ClusterAffinity: &policyv1alpha1.ClusterAffinity{
 				LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
