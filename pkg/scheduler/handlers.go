@@ -24,11 +24,11 @@ func (s *Scheduler) enqueueBinding(obj any) {
 	switch b := obj.(type) {
 	case *workv1alpha2.ResourceBinding:
 		if s.responsibleFor(&b.Spec) {
-			s.queue.Add(key{Namespace: b.Namespace, Name: b.Name})
+			s.loop.Enqueue(key{Namespace: b.Namespace, Name: b.Name})
 		}
 	case *workv1alpha2.ClusterResourceBinding:
 		if s.responsibleFor(&b.Spec) {
-			s.queue.Add(key{Name: b.Name})
+			s.loop.Enqueue(key{Name: b.Name})
 		}
 	}
 }

@@ -10,13 +10,11 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/util/workqueue"
-	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/controller"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	informers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
@@ -41,8 +39,7 @@ type Scheduler struct {
 	rbLister      worklisters.ResourceBindingLister
 	crbLister     worklisters.ClusterResourceBindingLister
 	clusterLister clusterlisters.ClusterLister
-	synced        []cache.InformerSynced
-	queue         workqueue.TypedRateLimitingInterface[key]
+	loop          *controller.Controller[key]
 	core          *core.Scheduler
 	metrics       *metrics.Scheduler
 	name          string
@@ -66,13 +63,12 @@ func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string)
 		rbLister:      rbs.Lister(),
 		crbLister:     crbs.Lister(),
 		clusterLister: clusters.Lister(),
-		synced:        []cache.InformerSynced{rbs.Informer().HasSynced, crbs.Informer().HasSynced, clusters.Informer().HasSynced},
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[key](),
-			workqueue.TypedRateLimitingQueueConfig[key]{Name: "scheduler"}),
 		core:    core.New(fw, core.Steps{Observe: m.ObserveStep}),
 		metrics: m,
 		name:    schedulerName,
 	}
+	s.loop = controller.New("scheduler", s.sync)
+	s.loop.WaitFor(rbs.Informer().HasSynced, crbs.Informer().HasSynced, clusters.Informer().HasSynced)
 	handlers := []struct {
 		informer cache.SharedIndexInformer
 		h        cache.ResourceEventHandler
@@ -91,54 +87,20 @@ func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string)
 
 // Run schedules until ctx ends.
 func (s *Scheduler) Run(ctx context.Context, workers int) error {
-	defer utilruntime.HandleCrash()
-	defer s.queue.ShutDown()
-	logger := klog.FromContext(ctx)
 	s.informers.Start(ctx.Done())
-	if !cache.WaitForCacheSync(ctx.Done(), s.synced...) {
-		return fmt.Errorf("caches did not sync")
-	}
-	logger.Info("Scheduler started", "workers", workers)
-	for i := 0; i < workers; i++ {
-		go wait.UntilWithContext(ctx, s.worker, time.Second)
-	}
+	defer s.informers.Shutdown()
 	go wait.UntilWithContext(ctx, s.reportQueue, time.Second)
-	<-ctx.Done()
-	s.informers.Shutdown()
-	return nil
+	return s.loop.Run(ctx, workers)
 }
 
 // HasSynced tells whether the caches are filled (readiness).
-func (s *Scheduler) HasSynced() bool {
-	for _, synced := range s.synced {
-		if !synced() {
-			return false
-		}
-	}
-	return true
-}
+func (s *Scheduler) HasSynced() bool { return s.loop.HasSynced() }
 
 func (s *Scheduler) reportQueue(context.Context) {
 	backoff, unschedulable := s.pending.sizes()
-	s.metrics.PendingBindings.WithLabelValues("active").Set(float64(s.queue.Len()))
+	s.metrics.PendingBindings.WithLabelValues("active").Set(float64(s.loop.Len()))
 	s.metrics.PendingBindings.WithLabelValues("backoff").Set(float64(backoff))
 	s.metrics.PendingBindings.WithLabelValues("unschedulable").Set(float64(unschedulable))
-}
-
-func (s *Scheduler) worker(ctx context.Context) {
-	for {
-		k, quit := s.queue.Get()
-		if quit {
-			return
-		}
-		if err := s.sync(ctx, k); err != nil {
-			klog.FromContext(ctx).Error(err, "Scheduling failed; will retry", "binding", k)
-			s.queue.AddRateLimited(k)
-		} else {
-			s.queue.Forget(k)
-		}
-		s.queue.Done(k)
-	}
 }
 
 // clusters lists the clusters to schedule onto, from the informer cache.

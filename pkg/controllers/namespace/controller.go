@@ -2,15 +2,12 @@ package namespace
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/informers"
@@ -18,12 +15,13 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
+
+	"github.com/mco-org/mco/pkg/controller"
 )
 
 // errContentRemains asks for a retry while objects are still being deleted.
-var errContentRemains = errors.New("namespace still has content")
+var errContentRemains = controller.Retry("namespace still has content")
 
 // Controller empties Terminating namespaces and completes their deletion.
 type Controller struct {
@@ -31,9 +29,8 @@ type Controller struct {
 	dynamic   dynamic.Interface
 	discovery discovery.DiscoveryInterface
 	lister    corelisters.NamespaceLister
-	synced    cache.InformerSynced
 	informers informers.SharedInformerFactory
-	queue     workqueue.TypedRateLimitingInterface[string]
+	loop      *controller.Controller[string]
 }
 
 // New builds the controller over a loopback client configuration.
@@ -52,12 +49,10 @@ func New(cfg *rest.Config, inf informers.SharedInformerFactory) (*Controller, er
 		dynamic:   dyn,
 		discovery: kube.Discovery(),
 		lister:    nsInformer.Lister(),
-		synced:    nsInformer.Informer().HasSynced,
 		informers: inf,
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(
-			workqueue.NewTypedItemExponentialFailureRateLimiter[string](100*time.Millisecond, 30*time.Second),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: "namespace-finalizer"}),
 	}
+	c.loop = controller.New("namespace-finalizer", c.sync, controller.WithBackoff(100*time.Millisecond, 30*time.Second))
+	c.loop.WaitFor(nsInformer.Informer().HasSynced)
 	_, err = nsInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueue,
 		UpdateFunc: func(_, obj any) { c.enqueue(obj) },
@@ -70,40 +65,15 @@ func New(cfg *rest.Config, inf informers.SharedInformerFactory) (*Controller, er
 
 func (c *Controller) enqueue(obj any) {
 	if ns, ok := obj.(*corev1.Namespace); ok && ns.DeletionTimestamp != nil {
-		c.queue.Add(ns.Name)
+		c.loop.Enqueue(ns.Name)
 	}
 }
 
 // Run processes namespaces until ctx ends.
 func (c *Controller) Run(ctx context.Context, workers int) {
-	defer utilruntime.HandleCrash()
-	defer c.queue.ShutDown()
 	c.informers.Start(ctx.Done())
-	if !cache.WaitForCacheSync(ctx.Done(), c.synced) {
-		return
-	}
-	for i := 0; i < workers; i++ {
-		go wait.UntilWithContext(ctx, c.worker, time.Second)
-	}
-	<-ctx.Done()
-}
-
-func (c *Controller) worker(ctx context.Context) {
-	for {
-		name, quit := c.queue.Get()
-		if quit {
-			return
-		}
-		err := c.sync(ctx, name)
-		if err == nil {
-			c.queue.Forget(name)
-		} else {
-			if !errors.Is(err, errContentRemains) {
-				klog.FromContext(ctx).Error(err, "Finalizing namespace failed", "namespace", name)
-			}
-			c.queue.AddRateLimited(name)
-		}
-		c.queue.Done(name)
+	if err := c.loop.Run(ctx, workers); err != nil {
+		klog.FromContext(ctx).Error(err, "Namespace controller stopped")
 	}
 }
 

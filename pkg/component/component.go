@@ -1,0 +1,96 @@
+// Package component is what mco-scheduler and mco-controller-manager share
+// around their loops: the client flags, the health and metrics endpoint and
+// leader election on a Lease in mco-apiserver.
+package component
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/spf13/pflag"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+)
+
+// ClientOptions are the flags that reach mco-apiserver.
+type ClientOptions struct {
+	Kubeconfig string
+	QPS        float32
+	Burst      int
+}
+
+// AddFlags registers the client flags.
+func (o *ClientOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "Kubeconfig of mco-apiserver (in-cluster configuration when empty).")
+	fs.Float32Var(&o.QPS, "kube-api-qps", o.QPS, "Queries per second to mco-apiserver (and to member clusters).")
+	fs.IntVar(&o.Burst, "kube-api-burst", o.Burst, "Burst of queries to mco-apiserver (and to member clusters).")
+}
+
+// Validate checks the flags.
+func (o *ClientOptions) Validate() error {
+	if o.QPS <= 0 || o.Burst <= 0 {
+		return fmt.Errorf("--kube-api-qps and --kube-api-burst must be positive, got %v and %d", o.QPS, o.Burst)
+	}
+	return nil
+}
+
+// RESTConfig builds the client configuration, with the rate limits applied.
+func (o *ClientOptions) RESTConfig(userAgent string) (*rest.Config, error) {
+	var (
+		cfg *rest.Config
+		err error
+	)
+	if o.Kubeconfig == "" {
+		cfg, err = rest.InClusterConfig()
+	} else {
+		cfg, err = clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("client configuration: %w", err)
+	}
+	cfg.QPS, cfg.Burst = o.QPS, o.Burst
+	cfg.UserAgent = userAgent
+	return cfg, nil
+}
+
+// Serve serves /healthz, /readyz (ready while ready() is true) and
+// /metrics from reg on address until ctx ends. It returns once listening.
+func Serve(ctx context.Context, address string, reg *prometheus.Registry, ready func() bool) (net.Addr, error) {
+	listener, err := net.Listen("tcp", address)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", address, err)
+	}
+	srv := &http.Server{Handler: HealthMux(reg, ready), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			klog.FromContext(ctx).Error(err, "Health and metrics server failed")
+		}
+	}()
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	return listener.Addr(), nil
+}
+
+// HealthMux serves /healthz, /readyz and /metrics.
+func HealthMux(reg *prometheus.Registry, ready func() bool) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if !ready() {
+			http.Error(w, "not ready: caches not synced", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("ok"))
+	})
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	return mux
+}
