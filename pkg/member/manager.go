@@ -1,0 +1,187 @@
+package member
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/restmapper"
+
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
+)
+
+// Clients reach one member cluster. They are shared: do not modify.
+type Clients struct {
+	Cluster   string
+	Kube      kubernetes.Interface
+	Dynamic   dynamic.Interface
+	Discovery discovery.CachedDiscoveryInterface
+	Mapper    meta.ResettableRESTMapper
+	// Objects watches, in the member, only what mco applied (objects
+	// carrying the work.karmada.io/permanent-id label), per resource.
+	Objects dynamicinformer.DynamicSharedInformerFactory
+	// Cluster-wide typed informers (nodes, pods) for the status controller.
+	Typed informers.SharedInformerFactory
+
+	fingerprint string
+	ctx         context.Context
+	stop        context.CancelFunc
+}
+
+// Context ends when these clients are replaced or forgotten; informers
+// started from Objects and Typed run until then.
+func (c *Clients) Context() context.Context { return c.ctx }
+
+// Start starts informers requested since the last call.
+func (c *Clients) Start() {
+	c.Objects.Start(c.ctx.Done())
+	c.Typed.Start(c.ctx.Done())
+}
+
+// Manager hands out cached clients per cluster, rebuilt when the Cluster's
+// endpoint or its credentials change.
+type Manager struct {
+	clusters clusterlisters.ClusterLister
+	secrets  func(namespace string) corelisters.SecretNamespaceLister
+	qps      float32
+	burst    int
+	parent   context.Context
+
+	mu      sync.Mutex
+	clients map[string]*Clients
+	// changed is told the name of a cluster whose clients were replaced.
+	changed []func(cluster string)
+}
+
+// NewManager returns a manager reading Clusters and Secrets from listers.
+// ctx bounds every member informer.
+func NewManager(ctx context.Context, clusters clusterlisters.ClusterLister, secrets corelisters.SecretLister, qps float32, burst int) *Manager {
+	return &Manager{
+		clusters: clusters, secrets: secrets.Secrets, qps: qps, burst: burst, parent: ctx,
+		clients: map[string]*Clients{},
+	}
+}
+
+// OnChange registers fn to be told when a cluster's clients are replaced
+// or forgotten (informers of the old clients have stopped).
+func (m *Manager) OnChange(fn func(cluster string)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.changed = append(m.changed, fn)
+}
+
+// Get returns the clients of a cluster.
+func (m *Manager) Get(name string) (*Clients, error) {
+	c, err := m.clusters.Get(name)
+	if err != nil {
+		return nil, fmt.Errorf("get cluster %s: %w", name, err)
+	}
+	if c.Spec.SyncMode != clusterv1alpha1.Push {
+		return nil, fmt.Errorf("cluster %s is in %s mode; only Push clusters are reached from mco", name, c.Spec.SyncMode)
+	}
+	if c.Spec.SecretRef == nil {
+		return nil, fmt.Errorf("cluster %s has no spec.secretRef", name)
+	}
+	secret, err := m.secrets(c.Spec.SecretRef.Namespace).Get(c.Spec.SecretRef.Name)
+	if err != nil {
+		return nil, fmt.Errorf("credentials of cluster %s (secret %s/%s): %w", name, c.Spec.SecretRef.Namespace, c.Spec.SecretRef.Name, err)
+	}
+	fp := fingerprint(c, secret)
+
+	m.mu.Lock()
+	if cached, ok := m.clients[name]; ok && cached.fingerprint == fp {
+		m.mu.Unlock()
+		return cached, nil
+	}
+	m.mu.Unlock()
+
+	built, err := m.build(c, secret, fp)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	if cached, ok := m.clients[name]; ok {
+		if cached.fingerprint == fp {
+			m.mu.Unlock()
+			built.stop()
+			return cached, nil
+		}
+		cached.stop()
+	}
+	replaced := m.clients[name] != nil
+	m.clients[name] = built
+	listeners := append([]func(string){}, m.changed...)
+	m.mu.Unlock()
+	if replaced {
+		for _, fn := range listeners {
+			fn(name)
+		}
+	}
+	return built, nil
+}
+
+// Forget drops a cluster's clients and stops their informers.
+func (m *Manager) Forget(name string) {
+	m.mu.Lock()
+	c, ok := m.clients[name]
+	delete(m.clients, name)
+	listeners := append([]func(string){}, m.changed...)
+	m.mu.Unlock()
+	if ok {
+		c.stop()
+		for _, fn := range listeners {
+			fn(name)
+		}
+	}
+}
+
+// Cached returns the clients of a cluster if they were built already.
+func (m *Manager) Cached(name string) (*Clients, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.clients[name]
+	return c, ok
+}
+
+func (m *Manager) build(c *clusterv1alpha1.Cluster, secret *corev1.Secret, fp string) (*Clients, error) {
+	cfg, err := restConfig(c, secret, m.qps, m.burst)
+	if err != nil {
+		return nil, err
+	}
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("client of cluster %s: %w", c.Name, err)
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("dynamic client of cluster %s: %w", c.Name, err)
+	}
+	disc := memory.NewMemCacheClient(kube.Discovery())
+	ctx, stop := context.WithCancel(m.parent)
+	managed := func(o *metav1.ListOptions) { o.LabelSelector = workv1alpha1.WorkPermanentIDLabel }
+	return &Clients{
+		Cluster:     c.Name,
+		Kube:        kube,
+		Dynamic:     dyn,
+		Discovery:   disc,
+		Mapper:      restmapper.NewDeferredDiscoveryRESTMapper(disc),
+		Objects:     dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 10*time.Minute, metav1.NamespaceAll, managed),
+		Typed:       informers.NewSharedInformerFactory(kube, 10*time.Minute),
+		fingerprint: fp,
+		ctx:         ctx,
+		stop:        stop,
+	}, nil
+}
