@@ -20,6 +20,8 @@ func coreResources() []*resource.Spec {
 		func() runtime.Object { return &corev1.Namespace{} }, func() runtime.Object { return &corev1.NamespaceList{} })
 	ns.ShortNames = []string{"ns"}
 	ns.HasStatus = true
+	ns.StatusMetadata = resource.StatusAcceptsMetadata
+	ns.ValidateStatus = resource.TypedUpdate(validation.ValidateNamespaceStatusUpdate)
 	// Status is cleared on create; a new namespace starts Active.
 	ns.Default = func(o runtime.Object) {
 		if n := o.(*corev1.Namespace); n.Status.Phase == "" {
@@ -62,6 +64,7 @@ func coreResources() []*resource.Spec {
 	svc.ShortNames = []string{"svc"}
 	svc.Categories = []string{"all"}
 	svc.HasStatus = true
+	svc.StatusMetadata = resource.StatusAcceptsMetadata
 	svc.Validate = resource.Typed(validation.ValidateService)
 	svc.Columns = serviceColumns()
 
@@ -74,6 +77,7 @@ func coreResources() []*resource.Spec {
 		func() runtime.Object { return &corev1.PersistentVolumeClaim{} }, func() runtime.Object { return &corev1.PersistentVolumeClaimList{} })
 	pvc.ShortNames = []string{"pvc"}
 	pvc.HasStatus = true
+	pvc.StatusMetadata = resource.StatusAcceptsMetadata
 	pvc.Validate = resource.Typed(validation.ValidatePersistentVolumeClaim)
 	pvc.Columns = pvcColumns()
 
@@ -84,7 +88,12 @@ func coreResources() []*resource.Spec {
 	ev.Fields = eventFields
 	ev.Columns = eventColumns()
 
-	return []*resource.Spec{ns, cm, secret, svc, sa, pvc, ev}
+	all := []*resource.Spec{ns, cm, secret, svc, sa, pvc, ev}
+	// kube-apiserver keeps no metadata.generation for the core kinds.
+	for _, spec := range all {
+		spec.Generation = resource.GenerationNone
+	}
+	return all
 }
 
 // eventFields are the fields `kubectl describe` selects events by.

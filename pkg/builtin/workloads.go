@@ -20,6 +20,10 @@ func workloadResources() []*resource.Spec {
 	deploy.ShortNames = []string{"deploy"}
 	deploy.Categories = []string{"all"}
 	deploy.HasStatus = true
+	// Annotations are copied to the ReplicaSets, so they bump the generation too.
+	deploy.Generation = resource.GenerationOnSpecOrAnnotationChange
+	deploy.StatusMetadata = resource.StatusResetsLabels
+	deploy.ValidateStatus = resource.TypedUpdate(validation.ValidateDeploymentStatusUpdate)
 	deploy.Validate = resource.Typed(validation.ValidateDeployment)
 	deploy.ValidateUpdate = resource.TypedUpdate(validation.ValidateDeploymentUpdate)
 	deploy.Columns = deploymentColumns()
@@ -29,6 +33,8 @@ func workloadResources() []*resource.Spec {
 	sts.ShortNames = []string{"sts"}
 	sts.Categories = []string{"all"}
 	sts.HasStatus = true
+	sts.StatusMetadata = resource.StatusAcceptsMetadata
+	sts.ValidateStatus = resource.TypedUpdate(validation.ValidateStatefulSetStatusUpdate)
 	sts.Validate = resource.Typed(validation.ValidateStatefulSet)
 	sts.ValidateUpdate = resource.TypedUpdate(validation.ValidateStatefulSetUpdate)
 	sts.Columns = []resource.Column{{Name: "Ready", Type: "string", Description: "Ready replicas out of desired.",
@@ -42,6 +48,8 @@ func workloadResources() []*resource.Spec {
 	ds.ShortNames = []string{"ds"}
 	ds.Categories = []string{"all"}
 	ds.HasStatus = true
+	ds.StatusMetadata = resource.StatusAcceptsMetadata
+	ds.ValidateStatus = resource.TypedUpdate(validation.ValidateDaemonSetStatusUpdate)
 	ds.Validate = resource.Typed(validation.ValidateDaemonSet)
 	ds.ValidateUpdate = resource.TypedUpdate(validation.ValidateDaemonSetUpdate)
 	ds.Columns = daemonSetColumns()
@@ -51,6 +59,8 @@ func workloadResources() []*resource.Spec {
 	rs.ShortNames = []string{"rs"}
 	rs.Categories = []string{"all"}
 	rs.HasStatus = true
+	rs.StatusMetadata = resource.StatusAcceptsMetadata
+	rs.ValidateStatus = resource.TypedUpdate(validation.ValidateReplicaSetStatusUpdate)
 	rs.Validate = resource.Typed(validation.ValidateReplicaSet)
 	rs.ValidateUpdate = resource.TypedUpdate(validation.ValidateReplicaSetUpdate)
 	rs.Columns = replicaSetColumns()
@@ -59,6 +69,8 @@ func workloadResources() []*resource.Spec {
 		func() runtime.Object { return &batchv1.Job{} }, func() runtime.Object { return &batchv1.JobList{} })
 	job.Categories = []string{"all"}
 	job.HasStatus = true
+	job.StatusMetadata = resource.StatusAcceptsMetadata
+	job.ValidateStatus = resource.TypedUpdate(validation.ValidateJobStatusUpdate)
 	job.Validate = resource.Typed(validation.ValidateJob)
 	job.ValidateUpdate = resource.TypedUpdate(validation.ValidateJobUpdate)
 	job.Columns = []resource.Column{{Name: "Completions", Type: "string", Description: "Succeeded pods out of desired completions.",
@@ -73,6 +85,7 @@ func workloadResources() []*resource.Spec {
 func coordinationResources() []*resource.Spec {
 	lease := newSpec(coordinationv1.SchemeGroupVersion, "leases", "lease", "Lease", true,
 		func() runtime.Object { return &coordinationv1.Lease{} }, func() runtime.Object { return &coordinationv1.LeaseList{} })
+	lease.Generation = resource.GenerationNone
 	lease.Validate = resource.Typed(validation.ValidateLease)
 	lease.Columns = []resource.Column{{Name: "Holder", Type: "string", Description: "Current holder of the lease.",
 		Cell: func(o runtime.Object) any {

@@ -41,5 +41,6 @@ func TestDebianKubectl120(t *testing.T) {
 	if got := run("", "get", "deployment", "nginx", "-o", "jsonpath={.spec.replicas}"); got != "4" {
 		t.Errorf("replicas = %q after kubectl 1.20 scale", got)
 	}
-	run("", "delete", "pp", "nginx-propagation")
+	// The policy's finalizer holds it until a controller lets go: do not wait.
+	run("", "delete", "pp", "nginx-propagation", "--wait=false")
 }

@@ -45,6 +45,8 @@ func policyResources() []*resource.Spec {
 	pp.Default = func(o runtime.Object) {
 		policyv1alpha1.SetDefaults_PropagationPolicy(o.(*policyv1alpha1.PropagationPolicy))
 	}
+	pp.OnCreate = onCreate(permanentID(policyv1alpha1.PropagationPolicyPermanentIDLabel),
+		finalizer(policyv1alpha1.PropagationPolicyControllerFinalizer))
 	pp.Validate = resource.Typed(validation.ValidatePropagationPolicy)
 	pp.Columns = propagationColumns(func(o runtime.Object) *policyv1alpha1.PropagationSpec {
 		return &o.(*policyv1alpha1.PropagationPolicy).Spec
@@ -53,6 +55,8 @@ func policyResources() []*resource.Spec {
 	cpp := policyResource("clusterpropagationpolicies", "clusterpropagationpolicy", "ClusterPropagationPolicy", false, "cpp")
 	cpp.New = func() runtime.Object { return &policyv1alpha1.ClusterPropagationPolicy{} }
 	cpp.NewList = func() runtime.Object { return &policyv1alpha1.ClusterPropagationPolicyList{} }
+	cpp.OnCreate = onCreate(permanentID(policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel),
+		finalizer(policyv1alpha1.ClusterPropagationPolicyControllerFinalizer))
 	cpp.Validate = resource.Typed(validation.ValidateClusterPropagationPolicy)
 	cpp.Columns = propagationColumns(func(o runtime.Object) *policyv1alpha1.PropagationSpec {
 		return &o.(*policyv1alpha1.ClusterPropagationPolicy).Spec

@@ -7,12 +7,16 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/apis/work/validation"
 	"github.com/mco-org/mco/pkg/registry/resource"
 )
+
+// statusPath is where status validation errors point.
+var statusPath = field.NewPath("status")
 
 // bindingColumns are shared by ResourceBinding and ClusterResourceBinding.
 func bindingColumns(conds func(runtime.Object) []metav1.Condition) []resource.Column {
@@ -36,8 +40,12 @@ func workResources() []*resource.Spec {
 		HasStatus:      true,
 		New:            func() runtime.Object { return &workv1alpha2.ResourceBinding{} },
 		NewList:        func() runtime.Object { return &workv1alpha2.ResourceBindingList{} },
+		OnCreate:       onCreate(permanentID(workv1alpha2.ResourceBindingPermanentIDLabel)),
 		Validate:       resource.Typed(validation.ValidateResourceBinding),
 		ValidateUpdate: resource.TypedUpdate(validation.ValidateResourceBindingUpdate),
+		ValidateStatus: resource.TypedUpdate(func(rb, _ *workv1alpha2.ResourceBinding) field.ErrorList {
+			return validation.ValidateResourceBindingStatus(&rb.Status, statusPath)
+		}),
 		Columns: bindingColumns(func(o runtime.Object) []metav1.Condition {
 			return o.(*workv1alpha2.ResourceBinding).Status.Conditions
 		}),
@@ -52,8 +60,12 @@ func workResources() []*resource.Spec {
 		HasStatus:      true,
 		New:            func() runtime.Object { return &workv1alpha2.ClusterResourceBinding{} },
 		NewList:        func() runtime.Object { return &workv1alpha2.ClusterResourceBindingList{} },
+		OnCreate:       onCreate(permanentID(workv1alpha2.ClusterResourceBindingPermanentIDLabel)),
 		Validate:       resource.Typed(validation.ValidateClusterResourceBinding),
 		ValidateUpdate: resource.TypedUpdate(validation.ValidateClusterResourceBindingUpdate),
+		ValidateStatus: resource.TypedUpdate(func(crb, _ *workv1alpha2.ClusterResourceBinding) field.ErrorList {
+			return validation.ValidateResourceBindingStatus(&crb.Status, statusPath)
+		}),
 		Columns: bindingColumns(func(o runtime.Object) []metav1.Condition {
 			return o.(*workv1alpha2.ClusterResourceBinding).Status.Conditions
 		}),
@@ -69,8 +81,12 @@ func workResources() []*resource.Spec {
 		HasStatus:      true,
 		New:            func() runtime.Object { return &workv1alpha1.Work{} },
 		NewList:        func() runtime.Object { return &workv1alpha1.WorkList{} },
+		OnCreate:       onCreate(permanentID(workv1alpha1.WorkPermanentIDLabel)),
 		Validate:       resource.Typed(validation.ValidateWork),
 		ValidateUpdate: resource.TypedUpdate(validation.ValidateWorkUpdate),
+		ValidateStatus: resource.TypedUpdate(func(w, _ *workv1alpha1.Work) field.ErrorList {
+			return validation.ValidateWorkStatus(&w.Status, statusPath)
+		}),
 		Columns: []resource.Column{
 			{Name: "Workload-Kind", Type: "string", Description: "Kinds of the manifests the Work carries.",
 				Cell: func(o runtime.Object) any { return workloadKinds(o.(*workv1alpha1.Work)) }},

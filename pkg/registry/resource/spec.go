@@ -35,6 +35,14 @@ type Spec struct {
 	// HasStatus serves a status subresource; the main resource then ignores
 	// status changes and the status subresource ignores everything else.
 	HasStatus bool
+	// StatusMetadata says which metadata a write to the status subresource
+	// may change (zero value: none of labels, annotations, finalizers and
+	// owner references, as for custom resources).
+	StatusMetadata StatusMetadataPolicy
+	// Generation says when metadata.generation is set and bumped (zero
+	// value: on any change outside metadata and status, as for custom
+	// resources).
+	Generation GenerationPolicy
 
 	// Default fills defaults before validation on create and update (optional;
 	// decoding already applies scheme defaults).
@@ -44,6 +52,14 @@ type Spec struct {
 	// ValidateUpdate checks an update, the new object in full and the
 	// transition from old; when nil, updates are checked with Validate.
 	ValidateUpdate func(obj, old runtime.Object) field.ErrorList
+	// ValidateStatus checks a write to the status subresource: the new
+	// status and its transition from old, never the spec (optional; when
+	// nil, any status passes). Metadata is checked by the generic registry
+	// on every update.
+	ValidateStatus func(obj, old runtime.Object) field.ErrorList
+	// OnCreate changes a new object after defaulting and before validation,
+	// as a mutating admission webhook would (optional).
+	OnCreate func(obj runtime.Object)
 	// Fields returns selectable fields beyond metadata.name and
 	// metadata.namespace (optional).
 	Fields func(obj runtime.Object) fields.Set

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -35,10 +33,13 @@ func (s strategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
 		clearStatus(obj)
 	}
 	if m, err := meta.Accessor(obj); err == nil {
-		m.SetGeneration(1)
+		s.spec.Generation.onCreate(m)
 	}
 	if s.spec.Default != nil {
 		s.spec.Default(obj)
+	}
+	if s.spec.OnCreate != nil {
+		s.spec.OnCreate(obj)
 	}
 }
 
@@ -54,10 +55,7 @@ func (s strategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
 	if err1 != nil || err2 != nil {
 		return
 	}
-	newMeta.SetGeneration(oldMeta.GetGeneration())
-	if !apiequality.Semantic.DeepEqual(specOf(obj), specOf(old)) {
-		newMeta.SetGeneration(oldMeta.GetGeneration() + 1)
-	}
+	s.spec.Generation.onUpdate(obj, old, newMeta, oldMeta)
 }
 
 func (s strategy) Validate(_ context.Context, obj runtime.Object) field.ErrorList {
@@ -91,34 +89,6 @@ func (s strategy) resetFields(set *fieldpath.Set) map[fieldpath.APIVersion]*fiel
 	return map[fieldpath.APIVersion]*fieldpath.Set{
 		fieldpath.APIVersion(s.spec.GroupVersion().String()): set,
 	}
-}
-
-// statusStrategy implements updates through the status subresource.
-type statusStrategy struct {
-	strategy
-}
-
-func (s statusStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
-	keepAllButStatus(obj, old)
-	newMeta, err1 := meta.Accessor(obj)
-	oldMeta, err2 := meta.Accessor(old)
-	if err1 == nil && err2 == nil {
-		metav1.ResetObjectMetaForStatus(newMeta, oldMeta)
-	}
-}
-
-// ValidateUpdate re-validates the whole object, status included.
-func (s statusStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	return s.strategy.ValidateUpdate(ctx, obj, old)
-}
-
-// GetResetFields names the fields the status subresource ignores: all but status.
-func (s statusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
-	return s.resetFields(fieldpath.NewSet(
-		fieldpath.MakePathOrDie("spec"),
-		fieldpath.MakePathOrDie("metadata", "labels"),
-		fieldpath.MakePathOrDie("metadata", "annotations"),
-	))
 }
 
 // getAttrs returns the labels and selectable fields of an object.
@@ -167,36 +137,4 @@ func copyStatus(obj, old runtime.Object) {
 	if dst.IsValid() && src.IsValid() && dst.CanSet() {
 		dst.Set(src)
 	}
-}
-
-// keepAllButStatus sets every top-level field of obj except metadata and
-// status to old's value.
-func keepAllButStatus(obj, old runtime.Object) {
-	dst, src := structValue(obj), structValue(old)
-	t := dst.Type()
-	for i := 0; i < t.NumField(); i++ {
-		switch t.Field(i).Name {
-		case "TypeMeta", "ObjectMeta", "Status":
-			continue
-		}
-		if dst.Field(i).CanSet() {
-			dst.Field(i).Set(src.Field(i))
-		}
-	}
-}
-
-// specOf returns the fields whose change bumps metadata.generation: every
-// top-level field but type, metadata and status.
-func specOf(obj runtime.Object) []any {
-	v := structValue(obj)
-	t := v.Type()
-	var out []any
-	for i := 0; i < t.NumField(); i++ {
-		switch t.Field(i).Name {
-		case "TypeMeta", "ObjectMeta", "Status":
-			continue
-		}
-		out = append(out, v.Field(i).Interface())
-	}
-	return out
 }

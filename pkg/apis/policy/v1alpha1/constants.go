@@ -57,6 +57,17 @@ const (
 	ClusterPropagationPolicyAnnotation = "clusterpropagationpolicy.karmada.io/name"
 )
 
+// Finalizers the API server puts on every new policy, so that the resources
+// a policy claimed are released even when it is deleted while the
+// controllers are down.
+const (
+	// PropagationPolicyControllerFinalizer is put on every new PropagationPolicy.
+	PropagationPolicyControllerFinalizer = "karmada.io/propagation-policy-controller"
+	// ClusterPropagationPolicyControllerFinalizer is put on every new
+	// ClusterPropagationPolicy.
+	ClusterPropagationPolicyControllerFinalizer = "karmada.io/cluster-propagation-policy-controller"
+)
+
 // SpreadFieldValue is a cluster field clusters can be grouped by.
 type SpreadFieldValue string
 

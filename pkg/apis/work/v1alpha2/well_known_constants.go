@@ -29,3 +29,13 @@ const (
 	// EvictionProducerTaintManager marks tasks created by the taint manager.
 	EvictionProducerTaintManager = "TaintManager"
 )
+
+// Labels the API server puts on every new binding, carrying a stable ID
+// that survives backup and restore unlike the UID.
+const (
+	// ResourceBindingPermanentIDLabel carries a ResourceBinding's permanent ID.
+	ResourceBindingPermanentIDLabel = "resourcebinding.karmada.io/permanent-id"
+	// ClusterResourceBindingPermanentIDLabel carries a ClusterResourceBinding's
+	// permanent ID.
+	ClusterResourceBindingPermanentIDLabel = "clusterresourcebinding.karmada.io/permanent-id"
+)
