@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
@@ -18,7 +19,8 @@ import (
 
 // ErrRetry asks for the key to be retried with back-off without logging an
 // error: the sync is waiting on something expected to change (an object
-// still being deleted, a member not yet reachable).
+// still being deleted, a member not yet reachable). Write conflicts are
+// retried quietly too: they only mean the cache was behind.
 var ErrRetry = errors.New("retry")
 
 // Retry wraps a reason in ErrRetry.
@@ -125,7 +127,7 @@ func (c *Controller[K]) processNext(ctx context.Context) bool {
 	switch {
 	case err == nil:
 		c.queue.Forget(k)
-	case errors.Is(err, ErrRetry):
+	case errors.Is(err, ErrRetry) || apierrors.IsConflict(err):
 		klog.FromContext(ctx).V(4).Info("Retrying", "key", k, "reason", err.Error())
 		c.queue.AddRateLimited(k)
 	default:

@@ -118,3 +118,12 @@ func raise(into, floor corev1.ResourceList) {
 		}
 	}
 }
+
+// PodRequests returns what a pod asks of a node, by the rules of
+// podRequests; the result is never nil.
+func PodRequests(spec *corev1.PodSpec) corev1.ResourceList {
+	if r := podRequests(spec); r != nil {
+		return r
+	}
+	return corev1.ResourceList{}
+}

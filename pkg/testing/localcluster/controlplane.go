@@ -16,8 +16,8 @@ import (
 	"github.com/mco-org/mco/pkg/join"
 )
 
-// ControlPlane is mco's control plane: mco-apiserver on embedded etcd and
-// mco-scheduler.
+// ControlPlane is mco's control plane: mco-apiserver on embedded etcd,
+// mco-scheduler and mco-controller-manager.
 type ControlPlane struct {
 	Port       int      `json:"port"`
 	DataDir    string   `json:"dataDir"`
@@ -26,13 +26,25 @@ type ControlPlane struct {
 	// SchedulerPort serves mco-scheduler's /healthz, /readyz and /metrics.
 	SchedulerPort int      `json:"schedulerPort"`
 	Scheduler     *Process `json:"scheduler"`
+	// ControllerManagerPort serves mco-controller-manager's /healthz,
+	// /readyz and /metrics.
+	ControllerManagerPort int      `json:"controllerManagerPort"`
+	ControllerManager     *Process `json:"controllerManager"`
 }
 
 // URL is mco-apiserver's address.
 func (c *ControlPlane) URL() string { return fmt.Sprintf("https://127.0.0.1:%d", c.Port) }
 
 // Processes lists the control plane's processes, the apiserver last.
-func (c *ControlPlane) Processes() []*Process { return []*Process{c.Scheduler, c.APIServer} }
+func (c *ControlPlane) Processes() []*Process {
+	return []*Process{c.ControllerManager, c.Scheduler, c.APIServer}
+}
+
+// ControllerManagerURL is the base URL of mco-controller-manager's health
+// and metrics.
+func (c *ControlPlane) ControllerManagerURL() string {
+	return fmt.Sprintf("http://127.0.0.1:%d", c.ControllerManagerPort)
+}
 
 // SchedulerURL is the base URL of mco-scheduler's health and metrics.
 func (c *ControlPlane) SchedulerURL() string {
@@ -84,6 +96,21 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 	}
 	if err := waitHTTP(ctx, http.DefaultClient, c.SchedulerURL()+"/readyz", 60*time.Second, c.Scheduler); err != nil {
 		return c, fmt.Errorf("mco-scheduler: %w", err)
+	}
+	if c.ControllerManagerPort, err = freePort(); err != nil {
+		return c, err
+	}
+	c.ControllerManager, err = startProcess("mco-controller-manager", filepath.Join(env.BinDir, "mco-controller-manager"), []string{
+		"--kubeconfig=" + c.Kubeconfig,
+		"--bind-address=127.0.0.1:" + strconv.Itoa(c.ControllerManagerPort),
+		// Short so that demos and tests see member changes quickly.
+		"--cluster-status-update-frequency=2s",
+	}, filepath.Join(env.Dir, "logs", "mco"))
+	if err != nil {
+		return c, err
+	}
+	if err := waitHTTP(ctx, http.DefaultClient, c.ControllerManagerURL()+"/readyz", 60*time.Second, c.ControllerManager); err != nil {
+		return c, fmt.Errorf("mco-controller-manager: %w", err)
 	}
 	return c, nil
 }

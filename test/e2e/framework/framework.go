@@ -33,7 +33,7 @@ func Run(m *testing.M) int {
 		return 1
 	}
 	binDir := filepath.Join(root, "_output", "bin")
-	for _, b := range []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kwok-stages.yaml", "mco-apiserver", "mco-scheduler", "kubectl"} {
+	for _, b := range []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kwok-stages.yaml", "mco-apiserver", "mco-scheduler", "mco-controller-manager", "kubectl"} {
 		if _, err := os.Stat(filepath.Join(binDir, b)); err != nil {
 			fmt.Fprintf(os.Stderr, "e2e: %s missing in %s: run 'make build' and 'hack/build-member-binaries.sh' (make test does both)\n", b, binDir)
 			return 1

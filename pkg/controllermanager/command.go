@@ -1,0 +1,109 @@
+// Package controllermanager is the mco-controller-manager command: the
+// controllers of the propagation path under one leader lease, with health
+// and metrics on --bind-address.
+package controllermanager
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/spf13/cobra"
+	"k8s.io/klog/v2"
+
+	"github.com/mco-org/mco/pkg/component"
+	"github.com/mco-org/mco/pkg/metrics"
+	"github.com/mco-org/mco/pkg/version"
+)
+
+// options are mco-controller-manager's flags.
+type options struct {
+	client         component.ClientOptions
+	leader         *component.LeaderElection
+	bindAddress    string
+	controllers    []string
+	workers        int
+	statusInterval time.Duration
+}
+
+// NewCommand returns the mco-controller-manager command.
+func NewCommand(ctx context.Context) *cobra.Command {
+	o := &options{
+		client:         component.ClientOptions{QPS: 40, Burst: 60},
+		leader:         component.NewLeaderElection("mco-controller-manager"),
+		bindAddress:    "127.0.0.1:10357",
+		controllers:    []string{"*"},
+		workers:        5,
+		statusInterval: 10 * time.Second,
+	}
+	var showVersion bool
+	cmd := &cobra.Command{
+		Use:   "mco-controller-manager",
+		Short: "Propagates resource templates from mco to member clusters and brings their status back",
+		Long: `mco-controller-manager runs mco's controllers against mco-apiserver: detector (templates
+to bindings), binding (bindings to Works), execution (Works to member clusters), workStatus and
+bindingStatus (member status back to Works, bindings and templates), cluster and clusterStatus
+(execution spaces, member health). It serves /healthz, /readyz and /metrics on --bind-address.`,
+		SilenceUsage: true,
+		Args:         cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if showVersion {
+				fmt.Fprintln(cmd.OutOrStdout(), "mco-controller-manager", version.Get())
+				return nil
+			}
+			names, err := o.validate()
+			if err != nil {
+				return err
+			}
+			return o.run(ctx, names)
+		},
+	}
+	fs := cmd.Flags()
+	o.client.AddFlags(fs)
+	o.leader.AddFlags(fs)
+	fs.StringVar(&o.bindAddress, "bind-address", o.bindAddress, "Address of /healthz, /readyz and /metrics.")
+	fs.StringSliceVar(&o.controllers, "controllers", o.controllers, "Controllers to run: '*' for all, 'name' to enable one, '-name' to disable one. Known: "+fmt.Sprint(controllerNames())+".")
+	fs.IntVar(&o.workers, "concurrent-syncs", o.workers, "Workers per controller.")
+	fs.DurationVar(&o.statusInterval, "cluster-status-update-frequency", o.statusInterval, "How often each member cluster's health and resources are collected.")
+	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
+	return cmd
+}
+
+func (o *options) validate() ([]string, error) {
+	if err := o.client.Validate(); err != nil {
+		return nil, err
+	}
+	if o.workers < 1 {
+		return nil, fmt.Errorf("--concurrent-syncs must be at least 1, got %d", o.workers)
+	}
+	if o.statusInterval < time.Second {
+		return nil, fmt.Errorf("--cluster-status-update-frequency must be at least 1s, got %s", o.statusInterval)
+	}
+	return enabled(o.controllers)
+}
+
+func (o *options) run(ctx context.Context, names []string) error {
+	logger := klog.FromContext(ctx)
+	cfg, err := o.client.RESTConfig("mco-controller-manager")
+	if err != nil {
+		return err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m, err := metrics.NewControllerManager(reg)
+	if err != nil {
+		return fmt.Errorf("register metrics: %w", err)
+	}
+	var ready atomic.Bool
+	addr, err := component.Serve(ctx, o.bindAddress, reg, ready.Load)
+	if err != nil {
+		return err
+	}
+	logger.Info("Serving health and metrics", "address", addr.String(), "controllers", names)
+	return o.leader.Run(ctx, cfg, func(ctx context.Context) error {
+		return runControllers(ctx, cfg, o, names, m, &ready)
+	})
+}

@@ -1,0 +1,72 @@
+package controllermanager
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mco-org/mco/pkg/controllers/binding"
+	"github.com/mco-org/mco/pkg/controllers/bindingstatus"
+	"github.com/mco-org/mco/pkg/controllers/cluster"
+	"github.com/mco-org/mco/pkg/controllers/clusterstatus"
+	"github.com/mco-org/mco/pkg/controllers/detector"
+	"github.com/mco-org/mco/pkg/controllers/execution"
+	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/controllers/workstatus"
+)
+
+// controllers are every controller mco-controller-manager can run, by the
+// name --controllers takes.
+var controllers = map[string]shared.InitFunc{
+	"cluster":       cluster.New,
+	"clusterStatus": clusterstatus.New,
+	"detector":      detector.New,
+	"binding":       binding.New,
+	"bindingStatus": bindingstatus.New,
+	"execution":     execution.New,
+	"workStatus":    workstatus.New,
+}
+
+// controllerNames lists the known controllers, sorted.
+func controllerNames() []string {
+	out := make([]string, 0, len(controllers))
+	for n := range controllers {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// enabled resolves --controllers as kube-controller-manager does: "*"
+// enables all, "name" enables one, "-name" disables one.
+func enabled(flag []string) ([]string, error) {
+	all, on, off := false, map[string]bool{}, map[string]bool{}
+	for _, f := range flag {
+		f = strings.TrimSpace(f)
+		switch {
+		case f == "*":
+			all = true
+		case strings.HasPrefix(f, "-"):
+			off[f[1:]] = true
+		default:
+			on[f] = true
+		}
+	}
+	for n := range on {
+		if controllers[n] == nil {
+			return nil, fmt.Errorf("--controllers: unknown controller %q (known: %s)", n, strings.Join(controllerNames(), ", "))
+		}
+	}
+	for n := range off {
+		if controllers[n] == nil {
+			return nil, fmt.Errorf("--controllers: unknown controller %q (known: %s)", n, strings.Join(controllerNames(), ", "))
+		}
+	}
+	var out []string
+	for _, n := range controllerNames() {
+		if (all || on[n]) && !off[n] {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,117 @@
+package controllermanager
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	kubeinformers "k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
+
+	"github.com/mco-org/mco/pkg/binding"
+	"github.com/mco-org/mco/pkg/controllers/shared"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	mcoinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
+	"github.com/mco-org/mco/pkg/join"
+	"github.com/mco-org/mco/pkg/member"
+	"github.com/mco-org/mco/pkg/metrics"
+	"github.com/mco-org/mco/pkg/template"
+)
+
+// newContext builds the clients, informer factories and caches every
+// controller shares.
+func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.ControllerManager) (*shared.Context, error) {
+	mco, err := mcoclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("mco client: %w", err)
+	}
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("kube client: %w", err)
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("dynamic client: %w", err)
+	}
+	const resync = 0 // controllers requeue what they need themselves
+	mcoInf := mcoinformers.NewSharedInformerFactory(mco, resync)
+	kubeInf := kubeinformers.NewSharedInformerFactory(kube, resync)
+	// Member credentials live in karmada-cluster, where join writes them.
+	secretInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithNamespace(join.Namespace))
+	templates, err := template.Discover(kube.Discovery(), dynamicinformer.NewDynamicSharedInformerFactory(dyn, resync))
+	if err != nil {
+		return nil, err
+	}
+	clusters := mcoInf.Cluster().V1alpha1().Clusters()
+	secrets := secretInf.Core().V1().Secrets()
+	c := &shared.Context{
+		Config: cfg, MCO: mco, Kube: kube, Dynamic: dyn,
+		MCOInformers: mcoInf, KubeInformers: secretInf, Templates: templates,
+		Bindings: &binding.Store{Client: mco, RB: mcoInf.Work().V1alpha2().ResourceBindings().Lister(),
+			CRB: mcoInf.Work().V1alpha2().ClusterResourceBindings().Lister()},
+		Members:                      member.NewManager(ctx, clusters.Lister(), secrets.Lister(), o.client.QPS, o.client.Burst),
+		Metrics:                      m,
+		Workers:                      o.workers,
+		ClusterStatusUpdateFrequency: o.statusInterval,
+	}
+	// Touch the informers every controller relies on, so they are started.
+	secrets.Informer()
+	kubeInf.Core().V1().Namespaces().Informer()
+	c.Namespaces = kubeInf
+	return c, nil
+}
+
+// runControllers builds the enabled controllers, starts the informers and
+// runs the controllers until ctx ends or one fails.
+func runControllers(ctx context.Context, cfg *rest.Config, o *options, names []string, m *metrics.ControllerManager, ready *atomic.Bool) error {
+	logger := klog.FromContext(ctx)
+	c, err := newContext(ctx, cfg, o, m)
+	if err != nil {
+		return err
+	}
+	runners := map[string]shared.Runner{}
+	for _, n := range names {
+		r, err := controllers[n](ctx, c)
+		if err != nil {
+			return fmt.Errorf("controller %s: %w", n, err)
+		}
+		runners[n] = r
+	}
+	c.MCOInformers.Start(ctx.Done())
+	c.KubeInformers.Start(ctx.Done())
+	c.Namespaces.Start(ctx.Done())
+	c.Templates.Factory.Start(ctx.Done())
+	start := time.Now()
+	c.MCOInformers.WaitForCacheSync(ctx.Done())
+	c.KubeInformers.WaitForCacheSync(ctx.Done())
+	c.Namespaces.WaitForCacheSync(ctx.Done())
+	c.Templates.Factory.WaitForCacheSync(ctx.Done())
+	ready.Store(true)
+	logger.Info("Caches synced; controllers starting", "after", time.Since(start).Round(time.Millisecond), "templateKinds", len(c.Templates.List))
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       sync.WaitGroup
+		once     sync.Once
+		firstErr error
+	)
+	for n, r := range runners {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := r(ctx); err != nil {
+				once.Do(func() { firstErr = fmt.Errorf("controller %s: %w", n, err) })
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}

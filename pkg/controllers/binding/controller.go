@@ -1,0 +1,268 @@
+// Package binding turns each scheduled binding into one Work per target
+// cluster, holding the template rendered for that cluster: its replica
+// share and the override policies that select the cluster.
+package binding
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/binding"
+	"github.com/mco-org/mco/pkg/controller"
+	"github.com/mco-org/mco/pkg/controllers/shared"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
+	policylisters "github.com/mco-org/mco/pkg/generated/listers/policy/v1alpha1"
+	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/metrics"
+	"github.com/mco-org/mco/pkg/names"
+	"github.com/mco-org/mco/pkg/overridemanager"
+	"github.com/mco-org/mco/pkg/template"
+)
+
+// Controller is the binding controller.
+type Controller struct {
+	mco       mcoclient.Interface
+	bindings  *binding.Store
+	templates *template.Resources
+	works     worklisters.WorkLister
+	clusters  clusterlisters.ClusterLister
+	op        policylisters.OverridePolicyLister
+	cop       policylisters.ClusterOverridePolicyLister
+	metrics   *metrics.ControllerManager
+	loop      *controller.Controller[binding.Key]
+	workers   int
+}
+
+// New builds the binding controller.
+func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
+	inf := c.MCOInformers
+	rbs := inf.Work().V1alpha2().ResourceBindings().Informer()
+	crbs := inf.Work().V1alpha2().ClusterResourceBindings().Informer()
+	works := inf.Work().V1alpha1().Works()
+	clusters := inf.Cluster().V1alpha1().Clusters()
+	ops := inf.Policy().V1alpha1().OverridePolicies()
+	cops := inf.Policy().V1alpha1().ClusterOverridePolicies()
+	b := &Controller{
+		mco: c.MCO, bindings: c.Bindings, templates: c.Templates, works: works.Lister(), clusters: clusters.Lister(),
+		op: ops.Lister(), cop: cops.Lister(), metrics: c.Metrics, workers: c.Workers,
+	}
+	b.loop = controller.New("binding", b.sync)
+	b.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced, clusters.Informer().HasSynced,
+		ops.Informer().HasSynced, cops.Informer().HasSynced)
+	for _, r := range c.Templates.List {
+		b.loop.WaitFor(c.Templates.Informer(r).HasSynced)
+	}
+	handlers := []struct {
+		inf cache.SharedIndexInformer
+		h   cache.ResourceEventHandler
+	}{
+		{rbs, b.bindingHandler()},
+		{crbs, b.bindingHandler()},
+		{works.Informer(), cache.ResourceEventHandlerFuncs{
+			UpdateFunc: func(_, obj any) { b.enqueueOwner(obj) }, DeleteFunc: b.enqueueOwner}},
+		{ops.Informer(), b.everyBinding()},
+		{cops.Informer(), b.everyBinding()},
+		{clusters.Informer(), cache.ResourceEventHandlerFuncs{UpdateFunc: func(oldObj, newObj any) {
+			o, n := oldObj.(*clusterv1alpha1.Cluster), newObj.(*clusterv1alpha1.Cluster)
+			if o.Generation != n.Generation || !labels.Equals(o.Labels, n.Labels) {
+				b.enqueueAll()
+			}
+		}}},
+	}
+	for _, x := range handlers {
+		if _, err := x.inf.AddEventHandler(x.h); err != nil {
+			return nil, fmt.Errorf("binding controller: %w", err)
+		}
+	}
+	return func(ctx context.Context) error { return b.loop.Run(ctx, b.workers) }, nil
+}
+
+// sync writes the Works of one binding.
+func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
+	start := time.Now()
+	defer func() {
+		b.metrics.BindingSyncWorkDuration.WithLabelValues(metrics.Result(err)).Observe(time.Since(start).Seconds())
+	}()
+	v, err := b.bindings.Get(k)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if v.Meta.DeletionTimestamp != nil {
+		return b.finalize(ctx, v)
+	}
+	if v.PermanentID() == "" {
+		return controller.Retry("%s has no permanent id yet", k)
+	}
+	if controller.AddFinalizer(v.Meta, k.Finalizer()) {
+		if v, err = b.bindings.Update(ctx, v); err != nil {
+			return err
+		}
+	}
+	tmpl, err := b.templates.Get(templateKey(v.Spec.Resource))
+	if apierrors.IsNotFound(err) {
+		klog.FromContext(ctx).V(2).Info("Template is gone; deleting its binding", "binding", k)
+		return b.bindings.Delete(ctx, k)
+	}
+	if err != nil {
+		return err
+	}
+	policies := b.overridePolicies(tmpl.GetNamespace())
+	targets := map[string]bool{}
+	var failures []string
+	for _, t := range v.Spec.Clusters {
+		targets[t.Name] = true
+		cluster, err := b.clusters.Get(t.Name)
+		if err != nil {
+			continue // the scheduler will move the binding off a cluster that is gone
+		}
+		manifest, err := render(tmpl, v.Spec, t)
+		if err != nil {
+			return fmt.Errorf("render %s for cluster %s: %w", describe(tmpl), t.Name, err)
+		}
+		applied, err := overridemanager.Apply(manifest, cluster, policies)
+		if err != nil {
+			failures = append(failures, fmt.Sprintf("cluster %s: %v", t.Name, err))
+			continue // write nothing for this cluster
+		}
+		want, err := desiredWork(v, manifest, t.Name, applied)
+		if err != nil {
+			return err
+		}
+		if err := b.ensureWork(ctx, want); err != nil {
+			return err
+		}
+	}
+	if err := b.removeStaleWorks(ctx, v, targets); err != nil {
+		return err
+	}
+	return b.setOverrideCondition(ctx, v, failures)
+}
+
+func templateKey(r workv1alpha2.ObjectReference) template.Key {
+	gv, _ := schema.ParseGroupVersion(r.APIVersion)
+	return template.Key{GVK: gv.WithKind(r.Kind), Namespace: r.Namespace, Name: r.Name}
+}
+
+func (b *Controller) overridePolicies(namespace string) overridemanager.Policies {
+	var p overridemanager.Policies
+	cops, _ := b.cop.List(labels.Everything())
+	for _, c := range cops {
+		if c.DeletionTimestamp == nil {
+			p.Cluster = append(p.Cluster, c)
+		}
+	}
+	if namespace != "" {
+		ops, _ := b.op.OverridePolicies(namespace).List(labels.Everything())
+		for _, o := range ops {
+			if o.DeletionTimestamp == nil {
+				p.Namespaced = append(p.Namespaced, o)
+			}
+		}
+	}
+	return p
+}
+
+// ensureWork creates the Work or brings it up to date.
+func (b *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) error {
+	api := b.mco.WorkV1alpha1().Works(want.Namespace)
+	have, err := b.works.Works(want.Namespace).Get(want.Name)
+	if apierrors.IsNotFound(err) {
+		if _, err := api.Create(ctx, want, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			if apierrors.IsNotFound(err) {
+				return controller.Retry("execution space %s does not exist yet", want.Namespace)
+			}
+			return fmt.Errorf("create work %s/%s: %w", want.Namespace, want.Name, err)
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if have.DeletionTimestamp != nil {
+		return controller.Retry("work %s/%s is being deleted", have.Namespace, have.Name)
+	}
+	updated := have.DeepCopy()
+	if !mergeWork(updated, want) {
+		return nil
+	}
+	if _, err := api.Update(ctx, updated, metav1.UpdateOptions{}); err != nil {
+		return fmt.Errorf("update work %s/%s: %w", want.Namespace, want.Name, err)
+	}
+	return nil
+}
+
+// worksOf lists the Works derived from a binding.
+func (b *Controller) worksOf(v *binding.View) ([]*workv1alpha1.Work, error) {
+	if v.PermanentID() == "" {
+		return nil, nil
+	}
+	return b.works.List(labels.SelectorFromSet(labels.Set{v.Key.PermanentIDLabel(): v.PermanentID()}))
+}
+
+// removeStaleWorks deletes the Works of clusters no longer targeted.
+func (b *Controller) removeStaleWorks(ctx context.Context, v *binding.View, targets map[string]bool) error {
+	works, err := b.worksOf(v)
+	if err != nil {
+		return err
+	}
+	for _, w := range works {
+		cluster, ok := names.ClusterOf(w.Namespace)
+		if !ok || targets[cluster] || w.DeletionTimestamp != nil {
+			continue
+		}
+		if err := b.deleteWork(ctx, w); err != nil {
+			return err
+		}
+		klog.FromContext(ctx).V(2).Info("Removed the work of a cluster no longer targeted", "binding", v.Key, "cluster", cluster)
+	}
+	return nil
+}
+
+func (b *Controller) deleteWork(ctx context.Context, w *workv1alpha1.Work) error {
+	err := b.mco.WorkV1alpha1().Works(w.Namespace).Delete(ctx, w.Name, metav1.DeleteOptions{})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("delete work %s/%s: %w", w.Namespace, w.Name, err)
+	}
+	return nil
+}
+
+// finalize deletes a deleted binding's Works and lets the binding go once
+// they are gone (their own finalizer withdraws the member objects).
+func (b *Controller) finalize(ctx context.Context, v *binding.View) error {
+	works, err := b.worksOf(v)
+	if err != nil {
+		return err
+	}
+	for _, w := range works {
+		if w.DeletionTimestamp == nil {
+			if err := b.deleteWork(ctx, w); err != nil {
+				return err
+			}
+		}
+	}
+	if len(works) > 0 {
+		return controller.Retry("%s: %d work(s) still being deleted", v.Key, len(works))
+	}
+	if !controller.RemoveFinalizer(v.Meta, v.Key.Finalizer()) {
+		return nil
+	}
+	if _, err := b.bindings.Update(ctx, v); err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	return nil
+}

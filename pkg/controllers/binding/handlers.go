@@ -1,0 +1,102 @@
+package binding
+
+import (
+	"context"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/tools/cache"
+
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/binding"
+)
+
+// Condition on a binding telling whether the override policies could be
+// applied for every target cluster.
+const (
+	ConditionOverridesApplied = "OverridesApplied"
+	ReasonOverridesApplied    = "Succeeded"
+	ReasonOverrideFailed      = "OverrideFailed"
+)
+
+// bindingHandler queues bindings whose spec, labels or deletion changed;
+// status-only updates are not this controller's business.
+func (b *Controller) bindingHandler() cache.ResourceEventHandler {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: b.enqueue,
+		UpdateFunc: func(oldObj, newObj any) {
+			o, err1 := meta.Accessor(oldObj)
+			n, err2 := meta.Accessor(newObj)
+			if err1 != nil || err2 != nil || o.GetGeneration() != n.GetGeneration() ||
+				n.GetDeletionTimestamp() != nil || !labels.Equals(o.GetLabels(), n.GetLabels()) {
+				b.enqueue(newObj)
+			}
+		},
+	}
+}
+
+func (b *Controller) enqueue(obj any) {
+	if k, ok := binding.KeyOf(obj); ok {
+		b.loop.Enqueue(k)
+	}
+}
+
+func (b *Controller) everyBinding() cache.ResourceEventHandler {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { b.enqueueAll() },
+		UpdateFunc: func(any, any) { b.enqueueAll() },
+		DeleteFunc: func(any) { b.enqueueAll() },
+	}
+}
+
+func (b *Controller) enqueueAll() {
+	rbs, _ := b.bindings.RB.List(labels.Everything())
+	for _, rb := range rbs {
+		b.loop.Enqueue(binding.Key{Namespace: rb.Namespace, Name: rb.Name})
+	}
+	crbs, _ := b.bindings.CRB.List(labels.Everything())
+	for _, crb := range crbs {
+		b.loop.Enqueue(binding.Key{Name: crb.Name})
+	}
+}
+
+// enqueueOwner queues the binding a changed or deleted Work came from, so
+// that a Work deleted or edited by hand is written again.
+func (b *Controller) enqueueOwner(obj any) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	w, ok := obj.(*workv1alpha1.Work)
+	if !ok {
+		return
+	}
+	if k, ok := OwnerOf(w); ok {
+		b.loop.Enqueue(k)
+	}
+}
+
+// OwnerOf returns the binding a Work was derived from.
+func OwnerOf(w *workv1alpha1.Work) (binding.Key, bool) {
+	if name := w.Annotations[workv1alpha2.ClusterResourceBindingAnnotationKey]; name != "" {
+		return binding.Key{Name: name}, true
+	}
+	ns, name := w.Annotations[workv1alpha2.ResourceBindingNamespaceAnnotationKey], w.Annotations[workv1alpha2.ResourceBindingNameAnnotationKey]
+	return binding.Key{Namespace: ns, Name: name}, ns != "" && name != ""
+}
+
+// setOverrideCondition records whether overrides failed for some cluster.
+func (b *Controller) setOverrideCondition(ctx context.Context, v *binding.View, failures []string) error {
+	c := metav1.Condition{Type: ConditionOverridesApplied, Status: metav1.ConditionTrue, Reason: ReasonOverridesApplied,
+		Message: "Override policies applied for every target cluster.", ObservedGeneration: v.Meta.Generation}
+	if len(failures) > 0 {
+		c.Status, c.Reason = metav1.ConditionFalse, ReasonOverrideFailed
+		c.Message = "Nothing was written for " + strings.Join(failures, "; ")
+	}
+	if !meta.SetStatusCondition(&v.Status.Conditions, c) {
+		return nil
+	}
+	return b.bindings.UpdateStatus(ctx, v)
+}

@@ -1,0 +1,149 @@
+// Package bindingstatus aggregates what the Works of a binding report into
+// the binding's status (aggregatedStatus, FullyApplied) and the template's
+// status on mco (for Deployments: summed replicas, observedGeneration and
+// aggregated conditions).
+package bindingstatus
+
+import (
+	"context"
+	"fmt"
+
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/cache"
+
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/binding"
+	"github.com/mco-org/mco/pkg/controller"
+	bindingcontroller "github.com/mco-org/mco/pkg/controllers/binding"
+	"github.com/mco-org/mco/pkg/controllers/shared"
+	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/template"
+	"github.com/mco-org/mco/pkg/workload"
+)
+
+// Controller is the binding status controller.
+type Controller struct {
+	bindings  *binding.Store
+	templates *template.Resources
+	dynamic   dynamic.Interface
+	works     worklisters.WorkLister
+	loop      *controller.Controller[binding.Key]
+	workers   int
+}
+
+// New builds the binding status controller.
+func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
+	rbs := c.MCOInformers.Work().V1alpha2().ResourceBindings().Informer()
+	crbs := c.MCOInformers.Work().V1alpha2().ClusterResourceBindings().Informer()
+	works := c.MCOInformers.Work().V1alpha1().Works()
+	s := &Controller{bindings: c.Bindings, templates: c.Templates, dynamic: c.Dynamic, works: works.Lister(), workers: c.Workers}
+	s.loop = controller.New("binding-status", s.sync)
+	s.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced)
+	for _, r := range c.Templates.List {
+		s.loop.WaitFor(c.Templates.Informer(r).HasSynced)
+	}
+	onBinding := cache.ResourceEventHandlerFuncs{
+		AddFunc: s.enqueue,
+		UpdateFunc: func(oldObj, newObj any) {
+			o, _ := meta.Accessor(oldObj)
+			n, _ := meta.Accessor(newObj)
+			if o == nil || n == nil || o.GetGeneration() != n.GetGeneration() {
+				s.enqueue(newObj)
+			}
+		},
+	}
+	onWork := func(obj any) {
+		if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = t.Obj
+		}
+		if w, ok := obj.(*workv1alpha1.Work); ok {
+			if k, ok := bindingcontroller.OwnerOf(w); ok {
+				s.loop.Enqueue(k)
+			}
+		}
+	}
+	for _, x := range []struct {
+		inf cache.SharedIndexInformer
+		h   cache.ResourceEventHandler
+	}{
+		{rbs, onBinding}, {crbs, onBinding},
+		{works.Informer(), cache.ResourceEventHandlerFuncs{AddFunc: onWork, UpdateFunc: func(_, obj any) { onWork(obj) }, DeleteFunc: onWork}},
+	} {
+		if _, err := x.inf.AddEventHandler(x.h); err != nil {
+			return nil, fmt.Errorf("binding status controller: %w", err)
+		}
+	}
+	return func(ctx context.Context) error { return s.loop.Run(ctx, s.workers) }, nil
+}
+
+func (s *Controller) enqueue(obj any) {
+	if k, ok := binding.KeyOf(obj); ok {
+		s.loop.Enqueue(k)
+	}
+}
+
+// sync aggregates one binding's status and its template's.
+func (s *Controller) sync(ctx context.Context, k binding.Key) error {
+	v, err := s.bindings.Get(k)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if v.Meta.DeletionTimestamp != nil || v.PermanentID() == "" {
+		return nil
+	}
+	works, err := s.works.List(labels.SelectorFromSet(labels.Set{k.PermanentIDLabel(): v.PermanentID()}))
+	if err != nil {
+		return err
+	}
+	items := aggregate(v.Spec.Clusters, works)
+	before := v.Status.DeepCopy()
+	v.Status.AggregatedStatus = items
+	meta.SetStatusCondition(&v.Status.Conditions, fullyApplied(items, v.Meta.Generation))
+	if !apiequality.Semantic.DeepEqual(before, v.Status) {
+		if err := s.bindings.UpdateStatus(ctx, v); err != nil {
+			return err
+		}
+	}
+	return s.updateTemplate(ctx, v)
+}
+
+// updateTemplate writes the aggregated status onto the template.
+func (s *Controller) updateTemplate(ctx context.Context, v *binding.View) error {
+	r := v.Spec.Resource
+	gv, _ := schema.ParseGroupVersion(r.APIVersion)
+	tk := template.Key{GVK: gv.WithKind(r.Kind), Namespace: r.Namespace, Name: r.Name}
+	cached, err := s.templates.Get(tk)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	status, ok, err := workload.AggregateStatus(cached, v.Status.AggregatedStatus, metav1.Now())
+	if err != nil || !ok {
+		return err
+	}
+	if apiequality.Semantic.DeepEqual(cached.Object["status"], status) {
+		return nil
+	}
+	tmpl := cached.DeepCopy()
+	tmpl.Object["status"] = status
+	res, _ := s.templates.ByGVK(tk.GVK)
+	var client dynamic.ResourceInterface = s.dynamic.Resource(res.GVR)
+	if res.Namespaced {
+		client = s.dynamic.Resource(res.GVR).Namespace(tmpl.GetNamespace())
+	}
+	if _, err := client.UpdateStatus(ctx, tmpl, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("update status of %s: %w", tk, err)
+	}
+	return nil
+}

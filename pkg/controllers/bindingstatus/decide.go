@@ -1,0 +1,71 @@
+package bindingstatus
+
+import (
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/names"
+)
+
+// Reasons of the binding's FullyApplied condition (Karmada's).
+const (
+	ReasonFullyAppliedSuccess = "FullyAppliedSuccess"
+	ReasonFullyAppliedFailed  = "FullyAppliedFailed"
+)
+
+// aggregate lists, per target cluster, what its Work reports.
+func aggregate(targets []workv1alpha2.TargetCluster, works []*workv1alpha1.Work) []workv1alpha2.AggregatedStatusItem {
+	byCluster := map[string]*workv1alpha1.Work{}
+	for _, w := range works {
+		if c, ok := names.ClusterOf(w.Namespace); ok {
+			byCluster[c] = w
+		}
+	}
+	items := make([]workv1alpha2.AggregatedStatusItem, 0, len(targets))
+	for _, t := range targets {
+		item := workv1alpha2.AggregatedStatusItem{ClusterName: t.Name, Health: workv1alpha2.ResourceUnknown}
+		w := byCluster[t.Name]
+		if w == nil {
+			item.AppliedMessage = "No work for this cluster yet."
+			items = append(items, item)
+			continue
+		}
+		if c := meta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkApplied); c != nil {
+			item.Applied = c.Status == metav1.ConditionTrue
+			if !item.Applied {
+				item.AppliedMessage = c.Message
+			}
+		} else {
+			item.AppliedMessage = "Not applied yet."
+		}
+		if len(w.Status.ManifestStatuses) > 0 {
+			ms := w.Status.ManifestStatuses[0]
+			item.Status = ms.Status.DeepCopy()
+			if ms.Health != "" {
+				item.Health = workv1alpha2.ResourceHealth(ms.Health)
+			}
+		}
+		items = append(items, item)
+	}
+	return items
+}
+
+// fullyApplied is True when there are targets and every one has applied.
+func fullyApplied(items []workv1alpha2.AggregatedStatusItem, generation int64) metav1.Condition {
+	ok := len(items) > 0
+	for _, it := range items {
+		ok = ok && it.Applied
+	}
+	c := metav1.Condition{Type: workv1alpha2.FullyApplied, Status: metav1.ConditionTrue, Reason: ReasonFullyAppliedSuccess,
+		Message: "All works have been successfully applied", ObservedGeneration: generation}
+	if !ok {
+		c.Status, c.Reason = metav1.ConditionFalse, ReasonFullyAppliedFailed
+		c.Message = "Failed to apply all works, see status.aggregatedStatus for details"
+		if len(items) == 0 {
+			c.Message = "The binding has no target cluster."
+		}
+	}
+	return c
+}

@@ -1,0 +1,122 @@
+// Package cluster keeps each Cluster's execution space (karmada-es-<name>,
+// where its Works live) and, when a Cluster is deleted, removes the
+// execution space with its Works before letting the Cluster go.
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/controller"
+	"github.com/mco-org/mco/pkg/controllers/shared"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/names"
+)
+
+// Finalizer holds a Cluster until its execution space is gone.
+const Finalizer = "karmada.io/cluster-controller"
+
+// Controller is the cluster controller.
+type Controller struct {
+	mco        mcoclient.Interface
+	kube       kubernetes.Interface
+	clusters   clusterlisters.ClusterLister
+	namespaces corelisters.NamespaceLister
+	loop       *controller.Controller[string]
+}
+
+// New builds the cluster controller.
+func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
+	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
+	ns := c.Namespaces.Core().V1().Namespaces()
+	x := &Controller{mco: c.MCO, kube: c.Kube, clusters: clusters.Lister(), namespaces: ns.Lister()}
+	x.loop = controller.New("cluster", x.sync, controller.WithBackoff(100*time.Millisecond, 5*time.Second))
+	x.loop.WaitFor(clusters.Informer().HasSynced, ns.Informer().HasSynced)
+	enqueue := func(obj any) {
+		if cl, ok := obj.(*clusterv1alpha1.Cluster); ok {
+			x.loop.Enqueue(cl.Name)
+		}
+	}
+	if _, err := clusters.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: enqueue, UpdateFunc: func(_, obj any) { enqueue(obj) },
+	}); err != nil {
+		return nil, fmt.Errorf("cluster controller: %w", err)
+	}
+	// A deleted execution space is recreated while its Cluster exists.
+	if _, err := ns.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: func(obj any) {
+		if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = t.Obj
+		}
+		if n, ok := obj.(*corev1.Namespace); ok {
+			if cl, ok := names.ClusterOf(n.Name); ok {
+				x.loop.Enqueue(cl)
+			}
+		}
+	}}); err != nil {
+		return nil, fmt.Errorf("cluster controller: %w", err)
+	}
+	return func(ctx context.Context) error { return x.loop.Run(ctx, 1) }, nil
+}
+
+func (x *Controller) sync(ctx context.Context, name string) error {
+	cached, err := x.clusters.Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c := cached.DeepCopy()
+	space := names.ExecutionSpace(name)
+	if c.DeletionTimestamp != nil {
+		return x.finalize(ctx, c, space)
+	}
+	if controller.AddFinalizer(c, Finalizer) {
+		if _, err := x.mco.ClusterV1alpha1().Clusters().Update(ctx, c, metav1.UpdateOptions{}); err != nil {
+			return fmt.Errorf("add finalizer to cluster %s: %w", name, err)
+		}
+	}
+	if _, err := x.namespaces.Get(space); err == nil {
+		return nil
+	}
+	_, err = x.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: space}}, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("create execution space %s: %w", space, err)
+	}
+	return nil
+}
+
+// finalize deletes the execution space (its Works withdraw their objects
+// from the member as they go) and then releases the Cluster.
+func (x *Controller) finalize(ctx context.Context, c *clusterv1alpha1.Cluster, space string) error {
+	if !controller.HasFinalizer(c, Finalizer) {
+		return nil
+	}
+	_, err := x.kube.CoreV1().Namespaces().Get(ctx, space, metav1.GetOptions{})
+	switch {
+	case err == nil:
+		if err := x.kube.CoreV1().Namespaces().Delete(ctx, space, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("delete execution space %s: %w", space, err)
+		}
+		return controller.Retry("execution space %s is being deleted", space)
+	case !apierrors.IsNotFound(err):
+		return fmt.Errorf("get execution space %s: %w", space, err)
+	}
+	controller.RemoveFinalizer(c, Finalizer)
+	if _, err := x.mco.ClusterV1alpha1().Clusters().Update(ctx, c, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("remove finalizer of cluster %s: %w", c.Name, err)
+	}
+	klog.FromContext(ctx).Info("Cluster removed with its execution space", "cluster", c.Name)
+	return nil
+}

@@ -1,0 +1,177 @@
+// Package clusterstatus probes every member cluster and publishes its
+// health, version, served APIs and node and resource summaries in the
+// Cluster's status.
+package clusterstatus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/tools/cache"
+
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/controller"
+	"github.com/mco-org/mco/pkg/controllers/shared"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/member"
+	"github.com/mco-org/mco/pkg/metrics"
+)
+
+// Controller is the cluster status controller.
+type Controller struct {
+	mco      mcoclient.Interface
+	clusters clusterlisters.ClusterLister
+	members  *member.Manager
+	metrics  *metrics.ControllerManager
+	every    time.Duration
+	loop     *controller.Controller[string]
+}
+
+// New builds the cluster status controller.
+func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
+	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
+	s := &Controller{mco: c.MCO, clusters: clusters.Lister(), members: c.Members, metrics: c.Metrics, every: c.ClusterStatusUpdateFrequency}
+	s.loop = controller.New("cluster-status", s.sync, controller.WithBackoff(time.Second, s.every))
+	s.loop.WaitFor(clusters.Informer().HasSynced, c.KubeInformers.Core().V1().Secrets().Informer().HasSynced)
+	enqueue := func(obj any) {
+		if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = t.Obj
+		}
+		if cl, ok := obj.(*clusterv1alpha1.Cluster); ok {
+			s.loop.Enqueue(cl.Name)
+		}
+	}
+	if _, err := clusters.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: enqueue,
+		UpdateFunc: func(oldObj, newObj any) {
+			if oldObj.(*clusterv1alpha1.Cluster).Generation != newObj.(*clusterv1alpha1.Cluster).Generation {
+				enqueue(newObj)
+			}
+		},
+		DeleteFunc: enqueue,
+	}); err != nil {
+		return nil, fmt.Errorf("cluster status controller: %w", err)
+	}
+	return func(ctx context.Context) error { return s.loop.Run(ctx, 2) }, nil
+}
+
+// sync probes one cluster, publishes its status and comes back after the
+// update frequency.
+func (s *Controller) sync(ctx context.Context, name string) error {
+	cached, err := s.clusters.Get(name)
+	if apierrors.IsNotFound(err) {
+		s.members.Forget(name)
+		s.metrics.ClusterReadyState.DeleteLabelValues(name)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if cached.DeletionTimestamp != nil {
+		return nil
+	}
+	start := time.Now()
+	defer func() { s.metrics.ClusterSyncStatusDuration.WithLabelValues(name).Observe(time.Since(start).Seconds()) }()
+	c := cached.DeepCopy()
+	s.collect(ctx, c)
+	ready := meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady)
+	s.metrics.ClusterReadyState.WithLabelValues(name).Set(boolGauge(ready))
+	if !apiequality.Semantic.DeepEqual(c.Status, cached.Status) {
+		if _, err := s.mco.ClusterV1alpha1().Clusters().UpdateStatus(ctx, c, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("update status of cluster %s: %w", name, err)
+		}
+	}
+	s.loop.EnqueueAfter(name, s.every)
+	return nil
+}
+
+// collect fills c.Status from the member.
+func (s *Controller) collect(ctx context.Context, c *clusterv1alpha1.Cluster) {
+	clients, err := s.members.Get(c.Name)
+	if err != nil {
+		meta.SetStatusCondition(&c.Status.Conditions, readyCondition(false, false, err.Error(), c.Generation))
+		return
+	}
+	reachable, healthy, msg := probe(ctx, clients)
+	meta.SetStatusCondition(&c.Status.Conditions, readyCondition(reachable, healthy, msg, c.Generation))
+	if !reachable || !healthy {
+		return
+	}
+	if v, err := clients.Kube.Discovery().ServerVersion(); err == nil {
+		c.Status.KubernetesVersion = v.GitVersion
+	}
+	_, lists, err := clients.Kube.Discovery().ServerGroupsAndResources()
+	if len(lists) > 0 {
+		c.Status.APIEnablements = apiEnablements(lists)
+		complete := metav1.Condition{Type: clusterv1alpha1.ClusterConditionCompleteAPIEnablements, Status: metav1.ConditionTrue,
+			Reason: "CompleteAPIEnablements", Message: "collected the complete list of the cluster's APIs", ObservedGeneration: c.Generation}
+		if err != nil {
+			complete.Status, complete.Reason, complete.Message = metav1.ConditionFalse, "PartialAPIEnablements", "some API groups could not be listed"
+		}
+		meta.SetStatusCondition(&c.Status.Conditions, complete)
+	}
+	nodes := clients.Typed.Core().V1().Nodes()
+	pods := clients.Typed.Core().V1().Pods()
+	nodeInf, podInf := nodes.Informer(), pods.Informer()
+	clients.Start()
+	if !nodeInf.HasSynced() || !podInf.HasSynced() {
+		s.loop.EnqueueAfter(c.Name, time.Second) // summaries once the caches are filled
+		return
+	}
+	nodeList, _ := nodes.Lister().List(labels.Everything())
+	podList, _ := pods.Lister().List(labels.Everything())
+	c.Status.NodeSummary = nodeSummary(nodeList)
+	c.Status.ResourceSummary = resourceSummary(nodeList, podList)
+}
+
+// probe calls /readyz, or /healthz when the member has no /readyz.
+func probe(ctx context.Context, c *member.Clients) (reachable, healthy bool, msg string) {
+	rc := c.Kube.Discovery().RESTClient()
+	for _, path := range []string{"/readyz", "/healthz"} {
+		var code int
+		body, err := rc.Get().AbsPath(path).Do(ctx).StatusCode(&code).Raw()
+		if code == http.StatusNotFound {
+			continue
+		}
+		if err != nil && code == 0 {
+			return false, false, describe(err)
+		}
+		if code != http.StatusOK {
+			return true, false, fmt.Sprintf("%s returned %d: %s", path, code, truncate(string(body), 200))
+		}
+		return true, true, ""
+	}
+	return true, false, "neither /readyz nor /healthz is served"
+}
+
+func describe(err error) string {
+	var d *discovery.ErrGroupDiscoveryFailed
+	if errors.As(err, &d) {
+		return "discovery failed"
+	}
+	return err.Error()
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+func boolGauge(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

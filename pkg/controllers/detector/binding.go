@@ -1,0 +1,116 @@
+package detector
+
+import (
+	"fmt"
+
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
+
+	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/binding"
+	"github.com/mco-org/mco/pkg/names"
+	"github.com/mco-org/mco/pkg/placement"
+	"github.com/mco-org/mco/pkg/workload"
+)
+
+// bindingKey is the binding of a template: a ResourceBinding beside a
+// namespaced template, a ClusterResourceBinding for a cluster-scoped one.
+func bindingKey(obj *unstructured.Unstructured) binding.Key {
+	return binding.Key{Namespace: obj.GetNamespace(), Name: names.Binding(obj.GetKind(), obj.GetName())}
+}
+
+// policySpec returns the propagation spec of a candidate.
+func policySpec(c placement.Candidate) *policyv1alpha1.PropagationSpec {
+	switch p := c.Policy.(type) {
+	case *policyv1alpha1.PropagationPolicy:
+		return &p.Spec
+	case *policyv1alpha1.ClusterPropagationPolicy:
+		return &p.Spec
+	}
+	return nil
+}
+
+// desiredSpec is the binding spec the detector owns, from the template and
+// the claiming policy. Fields written by others (clusters by the
+// scheduler, eviction tasks, requiredBy) are not set here.
+func desiredSpec(obj *unstructured.Unstructured, p *policyv1alpha1.PropagationSpec) (workv1alpha2.ResourceBindingSpec, error) {
+	replicas, req, _, err := workload.Replicas(obj)
+	if err != nil {
+		return workv1alpha2.ResourceBindingSpec{}, fmt.Errorf("read replicas: %w", err)
+	}
+	spec := workv1alpha2.ResourceBindingSpec{
+		Resource: workv1alpha2.ObjectReference{
+			APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(), Namespace: obj.GetNamespace(), Name: obj.GetName(),
+			UID: obj.GetUID(), ResourceVersion: obj.GetResourceVersion(),
+		},
+		Replicas:                    replicas,
+		ReplicaRequirements:         req,
+		Placement:                   p.Placement.DeepCopy(),
+		PropagateDeps:               p.PropagateDeps,
+		SchedulerName:               p.SchedulerName,
+		Failover:                    p.Failover.DeepCopy(),
+		ConflictResolution:          p.ConflictResolution,
+		PreserveResourcesOnDeletion: p.PreserveResourcesOnDeletion,
+	}
+	if p.Suspension != nil {
+		spec.Suspension = &workv1alpha2.Suspension{Suspension: *p.Suspension.DeepCopy()}
+	}
+	return spec, nil
+}
+
+// mergeSpec copies the detector's fields of want into have and reports
+// whether anything changed.
+func mergeSpec(have *workv1alpha2.ResourceBindingSpec, want workv1alpha2.ResourceBindingSpec) bool {
+	before := have.DeepCopy()
+	have.Resource = want.Resource
+	have.Replicas = want.Replicas
+	have.ReplicaRequirements = want.ReplicaRequirements
+	have.Placement = want.Placement
+	have.PropagateDeps = want.PropagateDeps
+	have.SchedulerName = want.SchedulerName
+	have.Failover = want.Failover
+	have.ConflictResolution = want.ConflictResolution
+	have.PreserveResourcesOnDeletion = want.PreserveResourcesOnDeletion
+	if want.Suspension == nil {
+		if have.Suspension != nil {
+			have.Suspension.Suspension = policyv1alpha1.Suspension{}
+			if have.Suspension.Scheduling == nil {
+				have.Suspension = nil
+			}
+		}
+	} else {
+		scheduling := (*bool)(nil)
+		if have.Suspension != nil {
+			scheduling = have.Suspension.Scheduling
+		}
+		have.Suspension = want.Suspension.DeepCopy()
+		have.Suspension.Scheduling = scheduling
+	}
+	return !apiequality.Semantic.DeepEqual(before, have)
+}
+
+// ownerReference points a binding at its template, as Karmada does.
+func ownerReference(obj *unstructured.Unstructured) metav1.OwnerReference {
+	return metav1.OwnerReference{
+		APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(), Name: obj.GetName(), UID: obj.GetUID(),
+		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+	}
+}
+
+// setOwner makes ref the binding's controller reference; it reports change.
+func setOwner(m *metav1.ObjectMeta, ref metav1.OwnerReference) bool {
+	for i := range m.OwnerReferences {
+		if m.OwnerReferences[i].UID == ref.UID {
+			if apiequality.Semantic.DeepEqual(m.OwnerReferences[i], ref) {
+				return false
+			}
+			m.OwnerReferences[i] = ref
+			return true
+		}
+	}
+	m.OwnerReferences = append(m.OwnerReferences, ref)
+	return true
+}

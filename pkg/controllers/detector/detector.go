@@ -1,0 +1,295 @@
+// Package detector binds resource templates to the propagation policies
+// that select them: it records the claim on the template and keeps one
+// ResourceBinding (ClusterResourceBinding for cluster-scoped templates)
+// per claimed template.
+package detector
+
+import (
+	"context"
+	"fmt"
+
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/mco-org/mco/pkg/binding"
+	"github.com/mco-org/mco/pkg/controller"
+	"github.com/mco-org/mco/pkg/controllers/shared"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	policylisters "github.com/mco-org/mco/pkg/generated/listers/policy/v1alpha1"
+	"github.com/mco-org/mco/pkg/placement"
+	"github.com/mco-org/mco/pkg/template"
+)
+
+// Detector is the detector controller.
+type Detector struct {
+	mco       mcoclient.Interface
+	dynamic   dynamic.Interface
+	templates *template.Resources
+	pp        policylisters.PropagationPolicyLister
+	cpp       policylisters.ClusterPropagationPolicyLister
+	bindings  *binding.Store
+	loop      *controller.Controller[template.Key]
+	policies  *controller.Controller[policyKey]
+	workers   int
+}
+
+// New builds the detector and registers its informer handlers.
+func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
+	pp := c.MCOInformers.Policy().V1alpha1().PropagationPolicies()
+	cpp := c.MCOInformers.Policy().V1alpha1().ClusterPropagationPolicies()
+	d := &Detector{
+		mco: c.MCO, dynamic: c.Dynamic, templates: c.Templates,
+		pp: pp.Lister(), cpp: cpp.Lister(), bindings: c.Bindings, workers: c.Workers,
+	}
+	d.loop = controller.New("detector", d.sync)
+	d.policies = controller.New("detector-policy", d.syncPolicy)
+	d.loop.WaitFor(pp.Informer().HasSynced, cpp.Informer().HasSynced)
+	d.policies.WaitFor(pp.Informer().HasSynced, cpp.Informer().HasSynced)
+	for _, r := range c.Templates.List {
+		inf := c.Templates.Informer(r)
+		d.loop.WaitFor(inf.HasSynced)
+		d.policies.WaitFor(inf.HasSynced)
+		if _, err := inf.AddEventHandler(d.templateHandler()); err != nil {
+			return nil, fmt.Errorf("watch %s: %w", r.GVR, err)
+		}
+	}
+	for _, inf := range []cache.SharedIndexInformer{pp.Informer(), cpp.Informer()} {
+		if _, err := inf.AddEventHandler(d.policyHandler()); err != nil {
+			return nil, fmt.Errorf("watch policies: %w", err)
+		}
+	}
+	rbs := c.MCOInformers.Work().V1alpha2().ResourceBindings().Informer()
+	crbs := c.MCOInformers.Work().V1alpha2().ClusterResourceBindings().Informer()
+	for _, inf := range []cache.SharedIndexInformer{rbs, crbs} {
+		d.loop.WaitFor(inf.HasSynced)
+		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: d.bindingDeleted}); err != nil {
+			return nil, fmt.Errorf("watch bindings: %w", err)
+		}
+	}
+	return d.run, nil
+}
+
+func (d *Detector) run(ctx context.Context) error {
+	go func() { _ = d.policies.Run(ctx, 1) }()
+	return d.loop.Run(ctx, d.workers)
+}
+
+// sync claims one template for the policy that selects it and keeps its
+// binding, or deletes the binding once the template is gone.
+func (d *Detector) sync(ctx context.Context, k template.Key) error {
+	cached, err := d.templates.Get(k)
+	if apierrors.IsNotFound(err) {
+		return d.deleteBinding(ctx, k)
+	}
+	if err != nil {
+		return err
+	}
+	if cached.GetDeletionTimestamp() != nil {
+		return d.deleteBinding(ctx, k)
+	}
+	obj := cached.DeepCopy()
+	current := claimOf(obj.GetLabels(), obj.GetAnnotations())
+	chosen, ok := choosePolicy(obj, current, d.candidates(obj.GetNamespace()))
+	if !ok {
+		if current.empty() {
+			return nil
+		}
+		return d.release(ctx, obj)
+	}
+	c := claimFor(chosen)
+	if setClaim(obj, c) {
+		logger := klog.FromContext(ctx)
+		logger.V(2).Info("Claiming template", "template", k, "policy", c.namespace+"/"+c.name)
+		if obj, err = d.updateTemplate(ctx, obj); err != nil {
+			return err
+		}
+	}
+	return d.ensureBinding(ctx, obj, chosen, c)
+}
+
+func (d *Detector) candidates(namespace string) []placement.Candidate {
+	var out []placement.Candidate
+	if namespace != "" {
+		pps, _ := d.pp.PropagationPolicies(namespace).List(labels.Everything())
+		for _, p := range pps {
+			out = append(out, placement.PropagationPolicyCandidate(p))
+		}
+	}
+	cpps, _ := d.cpp.List(labels.Everything())
+	for _, p := range cpps {
+		out = append(out, placement.ClusterPropagationPolicyCandidate(p))
+	}
+	return out
+}
+
+func (d *Detector) updateTemplate(ctx context.Context, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	r, ok := d.templates.ByGVK(obj.GroupVersionKind())
+	if !ok {
+		return nil, fmt.Errorf("%s is not a template kind", obj.GroupVersionKind())
+	}
+	client := d.dynamic.Resource(r.GVR).Namespace(obj.GetNamespace())
+	out, err := client.Update(ctx, obj, metav1.UpdateOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("update %s %s/%s: %w", obj.GetKind(), obj.GetNamespace(), obj.GetName(), err)
+	}
+	return out, nil
+}
+
+// ensureBinding creates or updates the template's binding.
+func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstructured, chosen placement.Candidate, c claim) error {
+	want, err := desiredSpec(obj, policySpec(chosen))
+	if err != nil {
+		return fmt.Errorf("%s %s/%s: %w", obj.GetKind(), obj.GetNamespace(), obj.GetName(), err)
+	}
+	key := bindingKey(obj)
+	v, err := d.bindings.Get(key)
+	if apierrors.IsNotFound(err) {
+		v = binding.New(key)
+		setClaim(v.Meta, c)
+		v.Meta.OwnerReferences = []metav1.OwnerReference{ownerReference(obj)}
+		*v.Spec = want
+		if _, err := d.bindings.Create(ctx, v); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+		klog.FromContext(ctx).V(2).Info("Created binding", "binding", key)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("get %s: %w", key, err)
+	}
+	if v.Meta.DeletionTimestamp != nil {
+		return controller.Retry("%s is being deleted", key)
+	}
+	changed := setClaim(v.Meta, c)
+	changed = setOwner(v.Meta, ownerReference(obj)) || changed
+	changed = mergeSpec(v.Spec, want) || changed
+	if !changed {
+		return nil
+	}
+	_, err = d.bindings.Update(ctx, v)
+	return err
+}
+
+// release removes the claim from a template no policy selects any more,
+// and from its binding; the binding and what was propagated stay.
+func (d *Detector) release(ctx context.Context, obj *unstructured.Unstructured) error {
+	if setClaim(obj, claim{}) {
+		if _, err := d.updateTemplate(ctx, obj); err != nil {
+			return err
+		}
+	}
+	v, err := d.bindings.Get(bindingKey(obj))
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !setClaim(v.Meta, claim{}) {
+		return nil
+	}
+	_, err = d.bindings.Update(ctx, v)
+	return err
+}
+
+// deleteBinding deletes the binding of a template that is gone.
+func (d *Detector) deleteBinding(ctx context.Context, k template.Key) error {
+	key := bindingKey(keyObject(k))
+	v, err := d.bindings.Get(key)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	r := v.Spec.Resource
+	if r.Kind != k.GVK.Kind || r.Name != k.Name || v.Meta.DeletionTimestamp != nil {
+		return nil
+	}
+	if err := d.bindings.Delete(ctx, key); err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	klog.FromContext(ctx).V(2).Info("Deleted the binding of a deleted template", "template", k, "binding", key)
+	return nil
+}
+
+func keyObject(k template.Key) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.GVK)
+	u.SetNamespace(k.Namespace)
+	u.SetName(k.Name)
+	return u
+}
+
+// templateHandler queues templates on create, delete and any change but
+// status (status writes of the status controller would loop otherwise).
+func (d *Detector) templateHandler() cache.ResourceEventHandler {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: d.enqueueTemplate,
+		UpdateFunc: func(oldObj, newObj any) {
+			if specOrMetaChanged(oldObj, newObj) {
+				d.enqueueTemplate(newObj)
+			}
+		},
+		DeleteFunc: d.enqueueTemplate,
+	}
+}
+
+func (d *Detector) enqueueTemplate(obj any) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		d.loop.Enqueue(template.KeyOf(u))
+	}
+}
+
+// specOrMetaChanged compares two versions of a template without status,
+// resourceVersion and managedFields.
+func specOrMetaChanged(oldObj, newObj any) bool {
+	a, ok1 := oldObj.(*unstructured.Unstructured)
+	b, ok2 := newObj.(*unstructured.Unstructured)
+	if !ok1 || !ok2 {
+		return true
+	}
+	return !apiequality.Semantic.DeepEqual(withoutVolatile(a), withoutVolatile(b))
+}
+
+func withoutVolatile(u *unstructured.Unstructured) map[string]any {
+	out := make(map[string]any, len(u.Object))
+	for k, v := range u.Object {
+		if k != "status" && k != "metadata" {
+			out[k] = v
+		}
+	}
+	m := map[string]any{}
+	if meta, ok := u.Object["metadata"].(map[string]any); ok {
+		for k, v := range meta {
+			if k != "resourceVersion" && k != "managedFields" {
+				m[k] = v
+			}
+		}
+	}
+	out["metadata"] = m
+	return out
+}
+
+// bindingDeleted queues the template of a binding deleted behind the
+// detector's back, so that it is recreated while the template is claimed.
+func (d *Detector) bindingDeleted(obj any) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	if v := specOf(obj); v != nil {
+		u := &unstructured.Unstructured{}
+		u.SetAPIVersion(v.Resource.APIVersion)
+		u.SetKind(v.Resource.Kind)
+		d.loop.Enqueue(template.Key{GVK: u.GroupVersionKind(), Namespace: v.Resource.Namespace, Name: v.Resource.Name})
+	}
+}

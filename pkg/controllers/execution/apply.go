@@ -1,0 +1,168 @@
+package execution
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/dynamic"
+
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/member"
+)
+
+// FieldManager is the server-side apply field manager mco applies with.
+const FieldManager = "mco"
+
+// errConflict is an object in the member that mco may not take over.
+type errConflict struct{ msg string }
+
+func (e *errConflict) Error() string { return e.msg }
+
+// decodeManifests returns a Work's manifests as objects.
+func decodeManifests(w *workv1alpha1.Work) ([]*unstructured.Unstructured, error) {
+	out := make([]*unstructured.Unstructured, 0, len(w.Spec.Workload.Manifests))
+	for i, m := range w.Spec.Workload.Manifests {
+		u := &unstructured.Unstructured{}
+		if err := json.Unmarshal(m.Raw, &u.Object); err != nil {
+			return nil, fmt.Errorf("manifest %d of work %s/%s: %w", i, w.Namespace, w.Name, err)
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+// resourceFor returns the client of a manifest's resource in the member,
+// refreshing the member's discovery once when the kind is unknown.
+func resourceFor(c *member.Clients, obj *unstructured.Unstructured) (dynamic.ResourceInterface, bool, error) {
+	gvk := obj.GroupVersionKind()
+	mapping, err := c.Mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if meta.IsNoMatchError(err) {
+		c.Mapper.Reset()
+		mapping, err = c.Mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("cluster %s does not serve %s: %w", c.Cluster, gvk, err)
+	}
+	namespaced := mapping.Scope.Name() == meta.RESTScopeNameNamespace
+	if namespaced {
+		return c.Dynamic.Resource(mapping.Resource).Namespace(obj.GetNamespace()), true, nil
+	}
+	return c.Dynamic.Resource(mapping.Resource), false, nil
+}
+
+// managedBy tells whether an object in a member was applied by mco.
+func managedBy(obj *unstructured.Unstructured) bool {
+	_, ok := obj.GetLabels()[workv1alpha1.WorkPermanentIDLabel]
+	return ok
+}
+
+// applyManifest server-side applies one manifest in the member; it returns
+// whether the object was created, or an *errConflict when the object exists
+// unmanaged and the manifest says not to take it over.
+func applyManifest(ctx context.Context, c *member.Clients, w *workv1alpha1.Work, manifest *unstructured.Unstructured) (bool, error) {
+	ri, namespaced, err := resourceFor(c, manifest)
+	if err != nil {
+		return false, err
+	}
+	if namespaced {
+		if err := ensureNamespace(ctx, c, manifest.GetNamespace()); err != nil {
+			return false, err
+		}
+	}
+	existing, err := ri.Get(ctx, manifest.GetName(), metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		existing = nil
+	case err != nil:
+		return false, fmt.Errorf("get %s %s in cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
+	}
+	if existing != nil && !managedBy(existing) &&
+		manifest.GetAnnotations()[workv1alpha1.ResourceConflictResolutionAnnotation] != workv1alpha1.ResourceConflictResolutionOverwrite {
+		return false, &errConflict{msg: fmt.Sprintf("%s %s already exists in cluster %s and was not created by mco; conflictResolution is Abort, so it is left alone (set conflictResolution: Overwrite in the PropagationPolicy to take it over)",
+			manifest.GetKind(), name(manifest), c.Cluster)}
+	}
+	obj := stamp(manifest, w)
+	if _, err := ri.Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true}); err != nil {
+		return false, fmt.Errorf("apply %s %s to cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
+	}
+	return existing == nil, nil
+}
+
+// stamp marks an object with the Work it comes from.
+func stamp(manifest *unstructured.Unstructured, w *workv1alpha1.Work) *unstructured.Unstructured {
+	obj := manifest.DeepCopy()
+	labels := obj.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[workv1alpha1.WorkPermanentIDLabel] = permanentID(w)
+	obj.SetLabels(labels)
+	annotations := obj.GetAnnotations()
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	annotations[workv1alpha1.WorkNamespaceAnnotation] = w.Namespace
+	annotations[workv1alpha1.WorkNameAnnotation] = w.Name
+	obj.SetAnnotations(annotations)
+	return obj
+}
+
+func permanentID(w *workv1alpha1.Work) string {
+	if id := w.Labels[workv1alpha1.WorkPermanentIDLabel]; id != "" {
+		return id
+	}
+	return string(w.UID)
+}
+
+// deleteManifest deletes the object of a manifest from the member when mco
+// applied it there; objects mco did not create are never deleted.
+func deleteManifest(ctx context.Context, c *member.Clients, manifest *unstructured.Unstructured) error {
+	ri, _, err := resourceFor(c, manifest)
+	if err != nil {
+		return err
+	}
+	existing, err := ri.Get(ctx, manifest.GetName(), metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("get %s %s in cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
+	}
+	if !managedBy(existing) {
+		return nil
+	}
+	background := metav1.DeletePropagationBackground
+	err = ri.Delete(ctx, manifest.GetName(), metav1.DeleteOptions{PropagationPolicy: &background})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("delete %s %s from cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
+	}
+	return nil
+}
+
+func ensureNamespace(ctx context.Context, c *member.Clients, ns string) error {
+	_, err := c.Kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+	if err == nil {
+		return nil
+	}
+	if !apierrors.IsNotFound(err) {
+		return fmt.Errorf("get namespace %s in cluster %s: %w", ns, c.Cluster, err)
+	}
+	_, err = c.Kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("create namespace %s in cluster %s: %w", ns, c.Cluster, err)
+	}
+	return nil
+}
+
+func name(obj *unstructured.Unstructured) string {
+	if ns := obj.GetNamespace(); ns != "" {
+		return ns + "/" + obj.GetName()
+	}
+	return obj.GetName()
+}

@@ -1,0 +1,230 @@
+// Package execution is the push syncer: it applies each Work to its member
+// cluster with server-side apply and withdraws the objects when the Work
+// goes. Every member has its own queue, so an unreachable member delays
+// only its own Works.
+package execution
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/controller"
+	"github.com/mco-org/mco/pkg/controllers/shared"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
+	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/member"
+	"github.com/mco-org/mco/pkg/metrics"
+	"github.com/mco-org/mco/pkg/names"
+)
+
+// Reasons of the Work's Applied condition.
+const (
+	ReasonAppliedSuccessful = "AppliedSuccessful"
+	ReasonAppliedFailed     = "AppliedFailed"
+	ReasonConflict          = "ConflictAbort"
+	ReasonSuspended         = "SuspendDispatching"
+)
+
+// Controller is the execution controller.
+type Controller struct {
+	mco      mcoclient.Interface
+	works    worklisters.WorkLister
+	clusters clusterlisters.ClusterLister
+	members  *member.Manager
+	metrics  *metrics.ControllerManager
+	synced   []cache.InformerSynced
+	workers  int
+
+	mu     sync.Mutex
+	ctx    context.Context
+	queues map[string]*controller.Controller[string]
+}
+
+// New builds the execution controller.
+func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
+	works := c.MCOInformers.Work().V1alpha1().Works()
+	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
+	e := &Controller{
+		mco: c.MCO, works: works.Lister(), clusters: clusters.Lister(), members: c.Members, metrics: c.Metrics,
+		synced:  []cache.InformerSynced{works.Informer().HasSynced, clusters.Informer().HasSynced},
+		workers: 2, queues: map[string]*controller.Controller[string]{},
+	}
+	_, err := works.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: e.enqueue,
+		UpdateFunc: func(oldObj, newObj any) {
+			o, n := oldObj.(*workv1alpha1.Work), newObj.(*workv1alpha1.Work)
+			if o.Generation != n.Generation || n.DeletionTimestamp != nil {
+				e.enqueue(newObj)
+			}
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("execution controller: %w", err)
+	}
+	return e.run, nil
+}
+
+func (e *Controller) run(ctx context.Context) error {
+	if !cache.WaitForCacheSync(ctx.Done(), e.synced...) {
+		return nil
+	}
+	e.mu.Lock()
+	e.ctx = ctx
+	for _, q := range e.queues {
+		go e.runQueue(ctx, q)
+	}
+	e.mu.Unlock()
+	<-ctx.Done()
+	return nil
+}
+
+func (e *Controller) runQueue(ctx context.Context, q *controller.Controller[string]) {
+	if err := q.Run(ctx, e.workers); err != nil {
+		klog.FromContext(ctx).Error(err, "Execution queue stopped", "queue", q.Name())
+	}
+}
+
+// enqueue puts a Work on its member's queue, creating the queue on first
+// use.
+func (e *Controller) enqueue(obj any) {
+	w, ok := obj.(*workv1alpha1.Work)
+	if !ok {
+		return
+	}
+	cluster, ok := names.ClusterOf(w.Namespace)
+	if !ok {
+		return
+	}
+	e.mu.Lock()
+	q, ok := e.queues[cluster]
+	if !ok {
+		q = controller.New("execution-"+cluster, func(ctx context.Context, name string) error {
+			return e.sync(ctx, cluster, name)
+		}, controller.WithBackoff(100*time.Millisecond, time.Minute))
+		e.queues[cluster] = q
+		if e.ctx != nil {
+			go e.runQueue(e.ctx, q)
+		}
+	}
+	e.mu.Unlock()
+	q.Enqueue(w.Name)
+}
+
+// sync applies one Work to its cluster, or withdraws it.
+func (e *Controller) sync(ctx context.Context, cluster, name string) error {
+	cached, err := e.works.Works(names.ExecutionSpace(cluster)).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	w := cached.DeepCopy()
+	if w.DeletionTimestamp != nil {
+		return e.withdraw(ctx, cluster, w)
+	}
+	if controller.AddFinalizer(w, workv1alpha1.ExecutionControllerFinalizer) {
+		if w, err = e.mco.WorkV1alpha1().Works(w.Namespace).Update(ctx, w, metav1.UpdateOptions{}); err != nil {
+			return fmt.Errorf("add finalizer to work %s/%s: %w", cached.Namespace, name, err)
+		}
+	}
+	if s := w.Spec.SuspendDispatching; s != nil && *s {
+		return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonSuspended, "Dispatching is suspended; the member keeps what it had.")
+	}
+	clients, err := e.members.Get(cluster)
+	if err != nil {
+		_ = e.setApplied(ctx, w, metav1.ConditionFalse, ReasonAppliedFailed, err.Error())
+		return err
+	}
+	manifests, err := decodeManifests(w)
+	if err != nil {
+		return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonAppliedFailed, err.Error())
+	}
+	for _, m := range manifests {
+		created, err := applyManifest(ctx, clients, w, m)
+		var conflict *errConflict
+		if errors.As(err, &conflict) {
+			return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonConflict, conflict.msg)
+		}
+		e.count(created, m.GetAPIVersion(), m.GetKind(), cluster, err)
+		if err != nil {
+			_ = e.setApplied(ctx, w, metav1.ConditionFalse, ReasonAppliedFailed, err.Error())
+			return err
+		}
+	}
+	return e.setApplied(ctx, w, metav1.ConditionTrue, ReasonAppliedSuccessful, "Manifest applied to the member cluster.")
+}
+
+func (e *Controller) count(created bool, apiVersion, kind, cluster string, err error) {
+	if created {
+		e.metrics.CreateResourceToCluster.WithLabelValues(metrics.Result(err), apiVersion, kind, cluster, "false").Inc()
+		return
+	}
+	e.metrics.UpdateResourceToCluster.WithLabelValues(metrics.Result(err), apiVersion, kind, cluster).Inc()
+}
+
+// withdraw deletes a deleted Work's objects from the member (unless they
+// are to be preserved), then lets the Work go. A member that cannot be
+// reached holds the Work, unless its Cluster is being deleted or is gone.
+func (e *Controller) withdraw(ctx context.Context, cluster string, w *workv1alpha1.Work) error {
+	if !controller.HasFinalizer(w, workv1alpha1.ExecutionControllerFinalizer) {
+		return nil
+	}
+	preserve := w.Spec.PreserveResourcesOnDeletion != nil && *w.Spec.PreserveResourcesOnDeletion
+	if !preserve {
+		if err := e.deleteObjects(ctx, cluster, w); err != nil {
+			c, getErr := e.clusters.Get(cluster)
+			if getErr == nil && c.DeletionTimestamp == nil {
+				return err
+			}
+			klog.FromContext(ctx).Info("Cluster is gone or leaving; dropping its work without withdrawing", "work", w.Namespace+"/"+w.Name, "reason", err.Error())
+		}
+	}
+	controller.RemoveFinalizer(w, workv1alpha1.ExecutionControllerFinalizer)
+	if _, err := e.mco.WorkV1alpha1().Works(w.Namespace).Update(ctx, w, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("remove finalizer of work %s/%s: %w", w.Namespace, w.Name, err)
+	}
+	return nil
+}
+
+func (e *Controller) deleteObjects(ctx context.Context, cluster string, w *workv1alpha1.Work) error {
+	clients, err := e.members.Get(cluster)
+	if err != nil {
+		return err
+	}
+	manifests, err := decodeManifests(w)
+	if err != nil {
+		return nil // nothing of it can have been applied
+	}
+	for _, m := range manifests {
+		err := deleteManifest(ctx, clients, m)
+		e.metrics.DeleteResourceFromCluster.WithLabelValues(metrics.Result(err), m.GetAPIVersion(), m.GetKind(), cluster).Inc()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setApplied records the Applied condition when it changed.
+func (e *Controller) setApplied(ctx context.Context, w *workv1alpha1.Work, status metav1.ConditionStatus, reason, msg string) error {
+	c := metav1.Condition{Type: workv1alpha1.WorkApplied, Status: status, Reason: reason, Message: msg, ObservedGeneration: w.Generation}
+	if !meta.SetStatusCondition(&w.Status.Conditions, c) {
+		return nil
+	}
+	if _, err := e.mco.WorkV1alpha1().Works(w.Namespace).UpdateStatus(ctx, w, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("update status of work %s/%s: %w", w.Namespace, w.Name, err)
+	}
+	return nil
+}

@@ -1,0 +1,51 @@
+// Package shared holds what mco-controller-manager hands every controller:
+// clients of mco-apiserver, the shared informer factories, the template
+// caches, member clients and metrics.
+package shared
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/client-go/dynamic"
+	kubeinformers "k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/mco-org/mco/pkg/binding"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	mcoinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
+	"github.com/mco-org/mco/pkg/member"
+	"github.com/mco-org/mco/pkg/metrics"
+	"github.com/mco-org/mco/pkg/template"
+)
+
+// Context is built once per leadership term and shared by all controllers.
+type Context struct {
+	Config  *rest.Config
+	MCO     mcoclient.Interface
+	Kube    kubernetes.Interface
+	Dynamic dynamic.Interface
+
+	MCOInformers  mcoinformers.SharedInformerFactory
+	// KubeInformers watches Secrets in karmada-cluster (member credentials).
+	KubeInformers kubeinformers.SharedInformerFactory
+	// Namespaces watches namespaces cluster-wide.
+	Namespaces kubeinformers.SharedInformerFactory
+	Templates     *template.Resources
+	Bindings      *binding.Store
+	Members       *member.Manager
+	Metrics       *metrics.ControllerManager
+
+	// Workers is the number of workers per controller.
+	Workers int
+	// ClusterStatusUpdateFrequency is how often member health is probed.
+	ClusterStatusUpdateFrequency time.Duration
+}
+
+// Runner runs a controller until ctx ends.
+type Runner func(ctx context.Context) error
+
+// InitFunc builds a controller, registering its informer handlers; the
+// informers are started after every controller is built.
+type InitFunc func(ctx context.Context, c *Context) (Runner, error)

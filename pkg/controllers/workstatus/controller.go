@@ -1,0 +1,193 @@
+// Package workstatus brings the status of what mco applied in member
+// clusters back into each Work: per manifest its reflected status and
+// health, and the Work's Available condition. It watches, in every member,
+// only the objects mco applied, with one informer per resource in use.
+package workstatus
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
+
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/controller"
+	"github.com/mco-org/mco/pkg/controllers/shared"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/member"
+	"github.com/mco-org/mco/pkg/names"
+)
+
+type workKey struct{ Namespace, Name string }
+
+// Controller is the work status controller.
+type Controller struct {
+	mco     mcoclient.Interface
+	works   worklisters.WorkLister
+	members *member.Manager
+	loop    *controller.Controller[workKey]
+	workers int
+
+	mu      sync.Mutex
+	watched map[string]map[schema.GroupVersionResource]bool
+}
+
+// New builds the work status controller.
+func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
+	works := c.MCOInformers.Work().V1alpha1().Works()
+	s := &Controller{mco: c.MCO, works: works.Lister(), members: c.Members, workers: c.Workers,
+		watched: map[string]map[schema.GroupVersionResource]bool{}}
+	s.loop = controller.New("work-status", s.sync)
+	s.loop.WaitFor(works.Informer().HasSynced)
+	enqueue := func(obj any) {
+		if w, ok := obj.(*workv1alpha1.Work); ok {
+			s.loop.Enqueue(workKey{w.Namespace, w.Name})
+		}
+	}
+	if _, err := works.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: enqueue,
+		UpdateFunc: func(oldObj, newObj any) {
+			o, n := oldObj.(*workv1alpha1.Work), newObj.(*workv1alpha1.Work)
+			// Applied turning true is when the member object appears.
+			if o.Generation != n.Generation || !apiequality.Semantic.DeepEqual(o.Status.Conditions, n.Status.Conditions) {
+				enqueue(newObj)
+			}
+		},
+	}); err != nil {
+		return nil, fmt.Errorf("work status controller: %w", err)
+	}
+	c.Members.OnChange(s.memberChanged)
+	return func(ctx context.Context) error { return s.loop.Run(ctx, s.workers) }, nil
+}
+
+// memberChanged forgets the informers of a cluster whose clients were
+// replaced and re-examines its Works.
+func (s *Controller) memberChanged(cluster string) {
+	s.mu.Lock()
+	delete(s.watched, cluster)
+	s.mu.Unlock()
+	works, _ := s.works.Works(names.ExecutionSpace(cluster)).List(labels.Everything())
+	for _, w := range works {
+		s.loop.Enqueue(workKey{w.Namespace, w.Name})
+	}
+}
+
+// sync collects the status of one Work's manifests.
+func (s *Controller) sync(ctx context.Context, k workKey) error {
+	cached, err := s.works.Works(k.Namespace).Get(k.Name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if cached.DeletionTimestamp != nil || !meta.IsStatusConditionTrue(cached.Status.Conditions, workv1alpha1.WorkApplied) {
+		return nil
+	}
+	cluster, ok := names.ClusterOf(k.Namespace)
+	if !ok {
+		return nil
+	}
+	clients, err := s.members.Get(cluster)
+	if err != nil {
+		return err
+	}
+	w := cached.DeepCopy()
+	statuses := make([]workv1alpha1.ManifestStatus, 0, len(w.Spec.Workload.Manifests))
+	for i, m := range w.Spec.Workload.Manifests {
+		manifest := &unstructured.Unstructured{}
+		if err := manifest.UnmarshalJSON(m.Raw); err != nil {
+			return nil // the execution controller reports broken manifests
+		}
+		obj, id, err := s.observe(clients, manifest, i)
+		if err != nil {
+			return err
+		}
+		st, err := manifestStatus(obj, id)
+		if err != nil {
+			return err
+		}
+		statuses = append(statuses, st)
+	}
+	w.Status.ManifestStatuses = statuses
+	meta.SetStatusCondition(&w.Status.Conditions, availableCondition(statuses, w.Generation))
+	if apiequality.Semantic.DeepEqual(w.Status, cached.Status) {
+		return nil
+	}
+	if _, err := s.mco.WorkV1alpha1().Works(w.Namespace).UpdateStatus(ctx, w, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("update status of work %s/%s: %w", w.Namespace, w.Name, err)
+	}
+	return nil
+}
+
+// observe returns the member's copy of a manifest from the member
+// informer (nil when absent), starting the informer on first use.
+func (s *Controller) observe(c *member.Clients, manifest *unstructured.Unstructured, ordinal int) (*unstructured.Unstructured, workv1alpha1.ResourceIdentifier, error) {
+	gvk := manifest.GroupVersionKind()
+	id := workv1alpha1.ResourceIdentifier{Ordinal: ordinal, Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind,
+		Namespace: manifest.GetNamespace(), Name: manifest.GetName()}
+	mapping, err := c.Mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if err != nil {
+		return nil, id, controller.Retry("cluster %s does not serve %s yet: %v", c.Cluster, gvk, err)
+	}
+	id.Resource = mapping.Resource.Resource
+	inf := s.watch(c, mapping.Resource)
+	if !inf.HasSynced() {
+		return nil, id, controller.Retry("informer of %s in cluster %s not synced", mapping.Resource, c.Cluster)
+	}
+	key := manifest.GetName()
+	if ns := manifest.GetNamespace(); ns != "" {
+		key = ns + "/" + key
+	}
+	item, exists, err := inf.GetStore().GetByKey(key)
+	if err != nil || !exists {
+		return nil, id, err
+	}
+	obj, _ := item.(*unstructured.Unstructured)
+	return obj, id, nil
+}
+
+// watch returns the informer of a resource in a member, registering the
+// handler that maps member objects back to their Works once.
+func (s *Controller) watch(c *member.Clients, gvr schema.GroupVersionResource) cache.SharedIndexInformer {
+	inf := c.Objects.ForResource(gvr).Informer()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.watched[c.Cluster] == nil {
+		s.watched[c.Cluster] = map[schema.GroupVersionResource]bool{}
+	}
+	if !s.watched[c.Cluster][gvr] {
+		s.watched[c.Cluster][gvr] = true
+		_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc:    s.enqueueWorkOf,
+			UpdateFunc: func(_, obj any) { s.enqueueWorkOf(obj) },
+			DeleteFunc: s.enqueueWorkOf,
+		})
+		c.Start()
+	}
+	return inf
+}
+
+// enqueueWorkOf queues the Work a member object was applied from.
+func (s *Controller) enqueueWorkOf(obj any) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return
+	}
+	a := u.GetAnnotations()
+	if ns, name := a[workv1alpha1.WorkNamespaceAnnotation], a[workv1alpha1.WorkNameAnnotation]; ns != "" && name != "" {
+		s.loop.Enqueue(workKey{ns, name})
+	}
+}

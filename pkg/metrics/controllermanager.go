@@ -1,0 +1,67 @@
+package metrics
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// ControllerManager holds mco-controller-manager's collectors (Karmada's
+// names, no prefix).
+type ControllerManager struct {
+	ClusterReadyState         *prometheus.GaugeVec
+	ClusterSyncStatusDuration *prometheus.HistogramVec
+	BindingSyncWorkDuration   *prometheus.HistogramVec
+	CreateResourceToCluster   *prometheus.CounterVec
+	UpdateResourceToCluster   *prometheus.CounterVec
+	DeleteResourceFromCluster *prometheus.CounterVec
+}
+
+// NewControllerManager creates the collectors and registers them, with the
+// build information, on reg.
+func NewControllerManager(reg prometheus.Registerer) (*ControllerManager, error) {
+	resourceLabels := []string{"result", "apiversion", "kind", "member_cluster", "recreate"}
+	m := &ControllerManager{
+		ClusterReadyState: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "cluster_ready_state",
+			Help: "State of the cluster: 1 when Ready, 0 otherwise.",
+		}, []string{"member_cluster"}),
+		ClusterSyncStatusDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "cluster_sync_status_duration_seconds",
+			Help: "Duration in seconds of one collection of a cluster's status.",
+		}, []string{"member_cluster"}),
+		BindingSyncWorkDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "binding_sync_work_duration_seconds",
+			Help:    "Duration in seconds of syncing the Works of one binding.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 2, 12),
+		}, []string{"result"}),
+		CreateResourceToCluster: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "create_resource_to_cluster",
+			Help: "Number of resources created in member clusters.",
+		}, resourceLabels),
+		UpdateResourceToCluster: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "update_resource_to_cluster",
+			Help: "Number of resources updated in member clusters.",
+		}, []string{"result", "apiversion", "kind", "member_cluster"}),
+		DeleteResourceFromCluster: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "delete_resource_from_cluster",
+			Help: "Number of resources deleted from member clusters.",
+		}, []string{"result", "apiversion", "kind", "member_cluster"}),
+	}
+	for _, c := range []prometheus.Collector{
+		m.ClusterReadyState, m.ClusterSyncStatusDuration, m.BindingSyncWorkDuration,
+		m.CreateResourceToCluster, m.UpdateResourceToCluster, m.DeleteResourceFromCluster,
+		NewBuildInfo("mco-controller-manager"),
+	} {
+		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// Result is "success" or "error", the result label's values.
+func Result(err error) string {
+	if err != nil {
+		return "error"
+	}
+	return "success"
+}

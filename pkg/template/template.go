@@ -1,0 +1,137 @@
+// Package template knows which resource templates mco-apiserver serves and
+// keeps an informer cache of each, shared by the controllers that read
+// templates (detector, binding, status).
+package template
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Key names one template.
+type Key struct {
+	GVK             schema.GroupVersionKind
+	Namespace, Name string
+}
+
+func (k Key) String() string {
+	n := k.Name
+	if k.Namespace != "" {
+		n = k.Namespace + "/" + n
+	}
+	return k.GVK.Kind + " " + n
+}
+
+// KeyOf returns the key of a template object.
+func KeyOf(obj *unstructured.Unstructured) Key {
+	return Key{GVK: obj.GroupVersionKind(), Namespace: obj.GetNamespace(), Name: obj.GetName()}
+}
+
+// Resource is one kind of template.
+type Resource struct {
+	GVR        schema.GroupVersionResource
+	GVK        schema.GroupVersionKind
+	Namespaced bool
+}
+
+// Resources are the template kinds with their informers.
+type Resources struct {
+	Factory dynamicinformer.DynamicSharedInformerFactory
+	List    []Resource
+	byGVK   map[schema.GroupVersionKind]Resource
+}
+
+// notTemplates are served resources that are never propagated as templates:
+// mco's own API, and bookkeeping kinds of the control plane itself.
+var notTemplates = map[schema.GroupResource]bool{
+	{Resource: "events"}:                               true,
+	{Resource: "namespaces"}:                           true,
+	{Group: "events.k8s.io", Resource: "events"}:       true,
+	{Group: "coordination.k8s.io", Resource: "leases"}: true,
+}
+
+// isTemplate tells whether a served resource is a template kind.
+func isTemplate(gr schema.GroupResource, verbs []string) bool {
+	if strings.Contains(gr.Resource, "/") || strings.HasSuffix(gr.Group, "karmada.io") || notTemplates[gr] {
+		return false
+	}
+	need := map[string]bool{"get": false, "list": false, "watch": false, "update": false}
+	for _, v := range verbs {
+		if _, ok := need[v]; ok {
+			need[v] = true
+		}
+	}
+	for _, ok := range need {
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Discover lists the template kinds mco-apiserver serves.
+func Discover(d discovery.DiscoveryInterface, factory dynamicinformer.DynamicSharedInformerFactory) (*Resources, error) {
+	lists, err := d.ServerPreferredResources()
+	if err != nil && len(lists) == 0 {
+		return nil, fmt.Errorf("discover served resources: %w", err)
+	}
+	r := &Resources{Factory: factory, byGVK: map[schema.GroupVersionKind]Resource{}}
+	for _, l := range lists {
+		gv, err := schema.ParseGroupVersion(l.GroupVersion)
+		if err != nil {
+			continue
+		}
+		for _, res := range l.APIResources {
+			if !isTemplate(schema.GroupResource{Group: gv.Group, Resource: res.Name}, res.Verbs) {
+				continue
+			}
+			x := Resource{GVR: gv.WithResource(res.Name), GVK: gv.WithKind(res.Kind), Namespaced: res.Namespaced}
+			r.List = append(r.List, x)
+			r.byGVK[x.GVK] = x
+		}
+	}
+	return r, nil
+}
+
+// ByGVK returns the template kind of a GroupVersionKind.
+func (r *Resources) ByGVK(gvk schema.GroupVersionKind) (Resource, bool) {
+	x, ok := r.byGVK[gvk]
+	return x, ok
+}
+
+// Informer returns the shared informer of a template kind.
+func (r *Resources) Informer(x Resource) cache.SharedIndexInformer {
+	return r.Factory.ForResource(x.GVR).Informer()
+}
+
+// Get returns a template from the cache (shared: do not modify).
+func (r *Resources) Get(k Key) (*unstructured.Unstructured, error) {
+	x, ok := r.byGVK[k.GVK]
+	if !ok {
+		return nil, fmt.Errorf("%s is not a template kind mco serves", k.GVK)
+	}
+	lister := r.Factory.ForResource(x.GVR).Lister()
+	var (
+		obj any
+		err error
+	)
+	if x.Namespaced {
+		obj, err = lister.ByNamespace(k.Namespace).Get(k.Name)
+	} else {
+		obj, err = lister.Get(k.Name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("unexpected %T in the cache of %s", obj, x.GVR)
+	}
+	return u, nil
+}
