@@ -127,8 +127,8 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 	for _, t := range v.Spec.Clusters {
 		targets[t.Name] = true
 		cluster, err := b.clusters.Get(t.Name)
-		if err != nil {
-			continue // the scheduler will move the binding off a cluster that is gone
+		if err != nil || cluster.DeletionTimestamp != nil {
+			continue // the scheduler moves the binding off a cluster that is gone or leaving
 		}
 		manifest, err := render(tmpl, v.Spec, t)
 		if err != nil {

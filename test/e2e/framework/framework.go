@@ -19,6 +19,9 @@ import (
 // Env is the environment shared by the suite's tests.
 var Env *localcluster.Env
 
+// BinDir holds the binaries the suite runs, kubectl among them.
+var BinDir string
+
 // Run is the suite's TestMain body: it starts the default topology, runs
 // the tests, prints component logs when a test failed and stops everything.
 func Run(m *testing.M) int {
@@ -33,6 +36,7 @@ func Run(m *testing.M) int {
 		return 1
 	}
 	binDir := filepath.Join(root, "_output", "bin")
+	BinDir = binDir
 	for _, b := range []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kwok-stages.yaml", "mco-apiserver", "mco-scheduler", "mco-controller-manager", "kubectl"} {
 		if _, err := os.Stat(filepath.Join(binDir, b)); err != nil {
 			fmt.Fprintf(os.Stderr, "e2e: %s missing in %s: run 'make build' and 'hack/build-member-binaries.sh' (make test does both)\n", b, binDir)

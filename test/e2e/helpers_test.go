@@ -1,0 +1,152 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	"github.com/mco-org/mco/pkg/testing/localcluster"
+	"github.com/mco-org/mco/test/e2e/framework"
+)
+
+// members are the local-up members, in order.
+var members = []string{"member1", "member2", "member3"}
+
+// mcoClients returns typed clients of mco-apiserver.
+func mcoClients(t *testing.T) (kubernetes.Interface, mcoclient.Interface) {
+	t.Helper()
+	cfg, err := localcluster.RESTConfig(framework.Env.MCO.Kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kubernetes.NewForConfigOrDie(cfg), mcoclient.NewForConfigOrDie(cfg)
+}
+
+// memberClient returns a client of one member.
+func memberClient(t *testing.T, name string) kubernetes.Interface {
+	t.Helper()
+	c, err := framework.Env.Member(name).Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// kubectl runs the real kubectl against mco and returns its output.
+func kubectl(t *testing.T, stdin string, args ...string) string {
+	t.Helper()
+	out, err := kubectlErr(stdin, args...)
+	if err != nil {
+		t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+func kubectlErr(stdin string, args ...string) (string, error) {
+	bin := filepath.Join(framework.BinDir, "kubectl")
+	cmd := exec.Command(bin, append([]string{"--kubeconfig", framework.Env.MCO.Kubeconfig}, args...)...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// eventually polls cond until it holds, failing with its last message.
+func eventually(t *testing.T, timeout time.Duration, what string, cond func(ctx context.Context) (bool, string)) {
+	t.Helper()
+	last := ""
+	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		ok, msg := cond(ctx)
+		last = msg
+		return ok, nil
+	})
+	if err != nil {
+		t.Fatalf("%s: not within %s: %s", what, timeout, last)
+	}
+}
+
+// memberReplicas returns spec.replicas of a Deployment in each member (-1
+// when it is absent there).
+func memberReplicas(ctx context.Context, t *testing.T, ns, name string) map[string]int32 {
+	out := map[string]int32{}
+	for _, m := range members {
+		d, err := memberClient(t, m).AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+			out[m] = -1
+		case err != nil:
+			out[m] = -2
+		default:
+			out[m] = *d.Spec.Replicas
+		}
+	}
+	return out
+}
+
+// waitReplicas waits until the members run the given replica counts (-1:
+// absent).
+func waitReplicas(t *testing.T, ns, name string, want map[string]int32) {
+	t.Helper()
+	eventually(t, 90*time.Second, fmt.Sprintf("deployment %s/%s in members %v", ns, name, want), func(ctx context.Context) (bool, string) {
+		got := memberReplicas(ctx, t, ns, name)
+		for m, w := range want {
+			if got[m] != w {
+				return false, fmt.Sprintf("members have %v", got)
+			}
+		}
+		return true, ""
+	})
+}
+
+// namespace creates a namespace on mco for one test and deletes it after.
+func namespace(t *testing.T, name string) string {
+	t.Helper()
+	kube, _ := mcoClients(t)
+	_, err := kube.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// deploymentYAML is a Deployment of nginx with a CPU request per replica.
+func deploymentYAML(ns, name string, replicas int, cpu string) string {
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: %[2]s, namespace: %[1]s, labels: {app: %[2]s}}
+spec:
+  replicas: %[3]d
+  selector: {matchLabels: {app: %[2]s}}
+  template:
+    metadata: {labels: {app: %[2]s}}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        resources: {requests: {cpu: %[4]q}}
+`, ns, name, replicas, cpu)
+}
+
+// memberDeployment gets a Deployment from a member.
+func memberDeployment(t *testing.T, member, ns, name string) *appsv1.Deployment {
+	t.Helper()
+	d, err := memberClient(t, member).AppsV1().Deployments(ns).Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("%s: %v", member, err)
+	}
+	return d
+}

@@ -1,0 +1,176 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/mco-org/mco/pkg/names"
+)
+
+// staticWeightPolicy places a Deployment on member1 and member2 with
+// static weights.
+func staticWeightPolicy(ns, name string, w1, w2 int) string {
+	return fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: %[2]s, namespace: %[1]s}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: %[2]s}]
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        staticWeightList:
+        - {targetCluster: {clusterNames: [member1]}, weight: %[3]d}
+        - {targetCluster: {clusterNames: [member2]}, weight: %[4]d}
+`, ns, name, w1, w2)
+}
+
+// TestStaticWeightPropagation: a plain Deployment and a PropagationPolicy
+// applied with kubectl reach the members with their replica shares, the
+// summed status shows on mco, and scaling, reweighting and deletion follow.
+func TestStaticWeightPropagation(t *testing.T) {
+	ns := namespace(t, "e2e-static")
+	kubectl(t, deploymentYAML(ns, "web", 6, "100m")+"---\n"+staticWeightPolicy(ns, "web", 2, 1), "apply", "-f", "-")
+	waitReplicas(t, ns, "web", map[string]int32{"member1": 4, "member2": 2, "member3": -1})
+
+	start := time.Now()
+	kubectl(t, "", "-n", ns, "rollout", "status", "deploy/web", "--timeout=120s")
+	t.Logf("rollout status returned after %s", time.Since(start).Round(time.Millisecond))
+	got := kubectl(t, "", "-n", ns, "get", "deploy", "web", "-o", "jsonpath={.status.replicas}/{.status.readyReplicas}/{.status.availableReplicas}/{.status.updatedReplicas}")
+	if got != "6/6/6/6" {
+		t.Errorf("status on mco (replicas/ready/available/updated) = %s, want 6/6/6/6", got)
+	}
+	if out := kubectl(t, "", "-n", ns, "get", "deploy", "web"); !strings.Contains(out, "6/6") {
+		t.Errorf("kubectl get deploy on mco:\n%s", out)
+	}
+
+	kubectl(t, "", "-n", ns, "scale", "deploy/web", "--replicas=9")
+	waitReplicas(t, ns, "web", map[string]int32{"member1": 6, "member2": 3, "member3": -1})
+
+	kubectl(t, staticWeightPolicy(ns, "web", 1, 2), "apply", "-f", "-")
+	waitReplicas(t, ns, "web", map[string]int32{"member1": 3, "member2": 6, "member3": -1})
+
+	kubectl(t, "", "-n", ns, "delete", "deploy", "web")
+	waitReplicas(t, ns, "web", map[string]int32{"member1": -1, "member2": -1, "member3": -1})
+	_, mco := mcoClients(t)
+	eventually(t, 30*time.Second, "binding and works removed", func(ctx context.Context) (bool, string) {
+		_, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "web-deployment", metav1.GetOptions{})
+		if !apierrors.IsNotFound(err) {
+			return false, fmt.Sprintf("binding: %v", err)
+		}
+		for _, m := range members {
+			_, err := mco.WorkV1alpha1().Works(names.ExecutionSpace(m)).Get(ctx, names.Work("Deployment", "web", ns), metav1.GetOptions{})
+			if !apierrors.IsNotFound(err) {
+				return false, fmt.Sprintf("work in %s: %v", m, err)
+			}
+		}
+		return true, ""
+	})
+}
+
+// TestDuplicatedAndDynamicWeight: Duplicated sends every replica to every
+// cluster; dynamic weight divides by what each cluster has room for.
+func TestDuplicatedAndDynamicWeight(t *testing.T) {
+	ns := namespace(t, "e2e-division")
+	kubectl(t, deploymentYAML(ns, "dup", 3, "100m")+`---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: dup, namespace: `+ns+`}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: dup}]
+  placement:
+    replicaScheduling: {replicaSchedulingType: Duplicated}
+`, "apply", "-f", "-")
+	waitReplicas(t, ns, "dup", map[string]int32{"member1": 3, "member2": 3, "member3": 3})
+	kubectl(t, "", "-n", ns, "rollout", "status", "deploy/dup", "--timeout=120s")
+	if got := kubectl(t, "", "-n", ns, "get", "deploy", "dup", "-o", "jsonpath={.status.readyReplicas}"); got != "9" {
+		t.Errorf("ready replicas on mco = %s, want 9 (3 in each of 3 members)", got)
+	}
+
+	// Nodes: member1 2x8 cpu, member2 1x4 cpu, member3 3x8 cpu. One cpu a
+	// replica: room for 16, 4 and 24 replicas.
+	kubectl(t, deploymentYAML(ns, "dyn", 11, "1")+`---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: dyn, namespace: `+ns+`}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: dyn}]
+  placement:
+    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference: {dynamicWeight: AvailableReplicas}
+`, "apply", "-f", "-")
+	eventually(t, 90*time.Second, "dynamic weight follows capacity", func(ctx context.Context) (bool, string) {
+		got := memberReplicas(ctx, t, ns, "dyn")
+		sum := int32(0)
+		for _, r := range got {
+			if r > 0 {
+				sum += r
+			}
+		}
+		ok := sum == 11 && got["member3"] > got["member1"] && got["member1"] > got["member2"]
+		return ok, fmt.Sprintf("members have %v", got)
+	})
+}
+
+// TestOverridePolicy: per-cluster image registries, a label per cluster and
+// a plaintext replace, applied in Karmada's order.
+func TestOverridePolicy(t *testing.T) {
+	ns := namespace(t, "e2e-override")
+	kubectl(t, deploymentYAML(ns, "app", 2, "100m")+`---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: app, namespace: `+ns+`}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: app}]
+  placement:
+    clusterAffinity: {clusterNames: [member1, member3]}
+    replicaScheduling: {replicaSchedulingType: Duplicated}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: by-name, namespace: `+ns+`}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: app}]
+  overrideRules:
+  - targetCluster: {clusterNames: [member1]}
+    overriders:
+      imageOverrider: [{component: Registry, operator: replace, value: registry.north.example.com}]
+      labelsOverrider: [{operator: add, value: {cluster: member1}}]
+  - targetCluster: {clusterNames: [member3]}
+    overriders:
+      imageOverrider: [{component: Registry, operator: replace, value: registry.south.example.com}]
+      labelsOverrider: [{operator: add, value: {cluster: member3}}]
+      plaintext: [{path: /spec/replicas, operator: replace, value: 5}]
+---
+# Applies before by-name (a kind-only selector is less specific), so by-name
+# has the last word on the replica count in member3.
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: all-deployments, namespace: `+ns+`}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
+  overrideRules:
+  - overriders:
+      plaintext: [{path: /spec/replicas, operator: replace, value: 4}]
+`, "apply", "-f", "-")
+	waitReplicas(t, ns, "app", map[string]int32{"member1": 4, "member2": -1, "member3": 5})
+	for member, registry := range map[string]string{"member1": "registry.north.example.com", "member3": "registry.south.example.com"} {
+		d := memberDeployment(t, member, ns, "app")
+		if img := d.Spec.Template.Spec.Containers[0].Image; img != registry+"/nginx:1.27" {
+			t.Errorf("%s runs image %s, want %s/nginx:1.27", member, img, registry)
+		}
+		if d.Labels["cluster"] != member {
+			t.Errorf("%s: label cluster=%q, want %q", member, d.Labels["cluster"], member)
+		}
+	}
+}
