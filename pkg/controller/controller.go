@@ -71,7 +71,9 @@ func New[K comparable](name string, sync func(context.Context, K) error, opts ..
 func (c *Controller[K]) Name() string { return c.name }
 
 // WaitFor adds informer caches that must sync before workers start.
-func (c *Controller[K]) WaitFor(synced ...cache.InformerSynced) { c.synced = append(c.synced, synced...) }
+func (c *Controller[K]) WaitFor(synced ...cache.InformerSynced) {
+	c.synced = append(c.synced, synced...)
+}
 
 // Enqueue adds a key.
 func (c *Controller[K]) Enqueue(k K) { c.queue.Add(k) }

@@ -63,9 +63,9 @@ func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string)
 		rbLister:      rbs.Lister(),
 		crbLister:     crbs.Lister(),
 		clusterLister: clusters.Lister(),
-		core:    core.New(fw, core.Steps{Observe: m.ObserveStep}),
-		metrics: m,
-		name:    schedulerName,
+		core:          core.New(fw, core.Steps{Observe: m.ObserveStep}),
+		metrics:       m,
+		name:          schedulerName,
 	}
 	s.loop = controller.New("scheduler", s.sync)
 	s.loop.WaitFor(rbs.Informer().HasSynced, crbs.Informer().HasSynced, clusters.Informer().HasSynced)

@@ -56,7 +56,6 @@ func apiEnablements(lists []*metav1.APIResourceList) []clusterv1alpha1.APIEnable
 	return out
 }
 
-
 // nodeSummary counts nodes and ready nodes.
 func nodeSummary(nodes []*corev1.Node) *clusterv1alpha1.NodeSummary {
 	s := &clusterv1alpha1.NodeSummary{TotalNum: int32(len(nodes))}

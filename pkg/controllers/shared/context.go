@@ -27,15 +27,15 @@ type Context struct {
 	Kube    kubernetes.Interface
 	Dynamic dynamic.Interface
 
-	MCOInformers  mcoinformers.SharedInformerFactory
+	MCOInformers mcoinformers.SharedInformerFactory
 	// KubeInformers watches Secrets in karmada-cluster (member credentials).
 	KubeInformers kubeinformers.SharedInformerFactory
 	// Namespaces watches namespaces cluster-wide.
 	Namespaces kubeinformers.SharedInformerFactory
-	Templates     *template.Resources
-	Bindings      *binding.Store
-	Members       *member.Manager
-	Metrics       *metrics.ControllerManager
+	Templates  *template.Resources
+	Bindings   *binding.Store
+	Members    *member.Manager
+	Metrics    *metrics.ControllerManager
 
 	// Workers is the number of workers per controller.
 	Workers int
