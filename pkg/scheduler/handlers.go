@@ -6,6 +6,7 @@ import (
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/binding"
 )
 
 // bindingHandler queues new bindings and bindings whose spec changed.
@@ -24,11 +25,11 @@ func (s *Scheduler) enqueueBinding(obj any) {
 	switch b := obj.(type) {
 	case *workv1alpha2.ResourceBinding:
 		if s.responsibleFor(&b.Spec) {
-			s.loop.Enqueue(key{Namespace: b.Namespace, Name: b.Name})
+			s.loop.Enqueue(binding.Key{Namespace: b.Namespace, Name: b.Name})
 		}
 	case *workv1alpha2.ClusterResourceBinding:
 		if s.responsibleFor(&b.Spec) {
-			s.loop.Enqueue(key{Name: b.Name})
+			s.loop.Enqueue(binding.Key{Name: b.Name})
 		}
 	}
 }
@@ -91,11 +92,11 @@ func placementInputsChanged(a, b *clusterv1alpha1.Cluster) bool {
 }
 
 func (s *Scheduler) enqueueAll() {
-	rbs, _ := s.rbLister.List(everything)
+	rbs, _ := s.bindings.RB.List(everything)
 	for _, b := range rbs {
 		s.enqueueBinding(b)
 	}
-	crbs, _ := s.crbLister.List(everything)
+	crbs, _ := s.bindings.CRB.List(everything)
 	for _, b := range crbs {
 		s.enqueueBinding(b)
 	}

@@ -3,6 +3,7 @@ package scheduler
 import (
 	"sync"
 
+	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/metrics"
 )
 
@@ -11,16 +12,16 @@ import (
 // when a cluster or the binding changes).
 type pendingSets struct {
 	mu            sync.Mutex
-	backoff       map[key]struct{}
-	unschedulable map[key]struct{}
+	backoff       map[binding.Key]struct{}
+	unschedulable map[binding.Key]struct{}
 }
 
 // record files a binding by the result of its last attempt.
-func (p *pendingSets) record(k key, result string) {
+func (p *pendingSets) record(k binding.Key, result string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.backoff == nil {
-		p.backoff, p.unschedulable = map[key]struct{}{}, map[key]struct{}{}
+		p.backoff, p.unschedulable = map[binding.Key]struct{}{}, map[binding.Key]struct{}{}
 	}
 	delete(p.backoff, k)
 	delete(p.unschedulable, k)

@@ -14,11 +14,11 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	informers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
-	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/scheduler/core"
 	"github.com/mco-org/mco/pkg/scheduler/plugins"
@@ -27,19 +27,13 @@ import (
 // DefaultSchedulerName is the schedulerName bindings get by default.
 const DefaultSchedulerName = "default-scheduler"
 
-// key names a binding: Namespace is empty for a ClusterResourceBinding.
-type key struct {
-	Namespace, Name string
-}
-
 // Scheduler is the scheduling loop.
 type Scheduler struct {
 	client        mcoclient.Interface
 	informers     informers.SharedInformerFactory
-	rbLister      worklisters.ResourceBindingLister
-	crbLister     worklisters.ClusterResourceBindingLister
+	bindings      *binding.Store
 	clusterLister clusterlisters.ClusterLister
-	loop          *controller.Controller[key]
+	loop          *controller.Controller[binding.Key]
 	core          *core.Scheduler
 	metrics       *metrics.Scheduler
 	name          string
@@ -60,8 +54,7 @@ func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string)
 	s := &Scheduler{
 		client:        client,
 		informers:     factory,
-		rbLister:      rbs.Lister(),
-		crbLister:     crbs.Lister(),
+		bindings:      &binding.Store{Client: client, RB: rbs.Lister(), CRB: crbs.Lister()},
 		clusterLister: clusters.Lister(),
 		core:          core.New(fw, core.Steps{Observe: m.ObserveStep}),
 		metrics:       m,

@@ -10,29 +10,19 @@ import (
 	"k8s.io/klog/v2"
 
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/scheduler/core"
 )
 
 var everything = labels.Everything()
 
-// binding is what sync needs of a ResourceBinding or ClusterResourceBinding.
-type binding struct {
-	meta   *metav1.ObjectMeta
-	spec   *workv1alpha2.ResourceBindingSpec
-	status *workv1alpha2.ResourceBindingStatus
-	// updateSpec and updateStatus write a modified copy and return the
-	// stored generation.
-	updateSpec   func(ctx context.Context, clusters []workv1alpha2.TargetCluster) (int64, error)
-	updateStatus func(ctx context.Context, status *workv1alpha2.ResourceBindingStatus) error
-}
-
 // sync schedules one binding and writes the result when it changed.
-func (s *Scheduler) sync(ctx context.Context, k key) error {
-	b, err := s.get(k)
+func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
+	b, err := s.bindings.Get(k)
 	if err != nil {
 		return ignoreNotFound(err)
 	}
-	if b == nil || !s.responsibleFor(b.spec) || b.meta.DeletionTimestamp != nil {
+	if !s.responsibleFor(b.Spec) || b.Meta.DeletionTimestamp != nil {
 		return nil
 	}
 	logger := klog.FromContext(ctx).WithValues("binding", k)
@@ -41,27 +31,28 @@ func (s *Scheduler) sync(ctx context.Context, k key) error {
 		return fmt.Errorf("list clusters: %w", err)
 	}
 	start := time.Now()
-	stype := scheduleType(b.spec)
-	res, schedErr := s.core.Schedule(ctx, core.Input{Spec: b.spec, Status: b.status, UID: string(b.meta.UID), Clusters: clusters})
-	out := decide(b.spec, b.status, b.meta.Generation, res, schedErr, metav1.Now())
+	stype := scheduleType(b.Spec)
+	res, schedErr := s.core.Schedule(ctx, core.Input{Spec: b.Spec, Status: b.Status, UID: string(b.Meta.UID), Clusters: clusters})
+	out := decide(b.Spec, b.Status, b.Meta.Generation, res, schedErr, metav1.Now())
 	defer func() {
 		s.pending.record(k, out.result)
 		s.metrics.ScheduleAttempts.WithLabelValues(out.result, stype).Inc()
 		s.metrics.E2ESchedulingDuration.WithLabelValues(out.result, stype).Observe(time.Since(start).Seconds())
 	}()
 	if out.clusters != nil {
-		gen, err := b.updateSpec(ctx, out.clusters)
-		if err != nil {
+		b.Spec.Clusters = out.clusters
+		if b, err = s.bindings.Update(ctx, b); err != nil {
 			return fmt.Errorf("write spec.clusters: %w", err)
 		}
 		if out.status == nil {
-			out.status = b.status.DeepCopy()
+			out.status = b.Status.DeepCopy()
 		}
-		setObservedGeneration(out.status, gen)
+		setObservedGeneration(out.status, b.Meta.Generation)
 		logger.V(2).Info("Scheduled", "clusters", out.clusters)
 	}
 	if out.status != nil {
-		if err := b.updateStatus(ctx, out.status); err != nil {
+		*b.Status = *out.status
+		if err := s.bindings.UpdateStatus(ctx, b); err != nil {
 			return fmt.Errorf("write status: %w", err)
 		}
 	}
@@ -80,54 +71,4 @@ func setObservedGeneration(status *workv1alpha2.ResourceBindingStatus, gen int64
 			status.Conditions[i].ObservedGeneration = gen
 		}
 	}
-}
-
-// get reads a binding from the cache and wires its writers.
-func (s *Scheduler) get(k key) (*binding, error) {
-	if k.Namespace == "" {
-		crb, err := s.crbLister.Get(k.Name)
-		if err != nil {
-			return nil, err
-		}
-		api := s.client.WorkV1alpha2().ClusterResourceBindings()
-		return &binding{meta: &crb.ObjectMeta, spec: &crb.Spec, status: &crb.Status,
-			updateSpec: func(ctx context.Context, clusters []workv1alpha2.TargetCluster) (int64, error) {
-				c := crb.DeepCopy()
-				c.Spec.Clusters = clusters
-				updated, err := api.Update(ctx, c, metav1.UpdateOptions{})
-				if err != nil {
-					return 0, err
-				}
-				crb = updated
-				return updated.Generation, nil
-			},
-			updateStatus: func(ctx context.Context, st *workv1alpha2.ResourceBindingStatus) error {
-				c := crb.DeepCopy()
-				c.Status = *st
-				_, err := api.UpdateStatus(ctx, c, metav1.UpdateOptions{})
-				return err
-			}}, nil
-	}
-	rb, err := s.rbLister.ResourceBindings(k.Namespace).Get(k.Name)
-	if err != nil {
-		return nil, err
-	}
-	api := s.client.WorkV1alpha2().ResourceBindings(k.Namespace)
-	return &binding{meta: &rb.ObjectMeta, spec: &rb.Spec, status: &rb.Status,
-		updateSpec: func(ctx context.Context, clusters []workv1alpha2.TargetCluster) (int64, error) {
-			c := rb.DeepCopy()
-			c.Spec.Clusters = clusters
-			updated, err := api.Update(ctx, c, metav1.UpdateOptions{})
-			if err != nil {
-				return 0, err
-			}
-			rb = updated
-			return updated.Generation, nil
-		},
-		updateStatus: func(ctx context.Context, st *workv1alpha2.ResourceBindingStatus) error {
-			c := rb.DeepCopy()
-			c.Status = *st
-			_, err := api.UpdateStatus(ctx, c, metav1.UpdateOptions{})
-			return err
-		}}, nil
 }
