@@ -68,7 +68,14 @@ func (l *LeaderElection) Run(ctx context.Context, cfg *rest.Config, fn func(cont
 				logger.Info("Leading", "lease", l.ResourceNamespace+"/"+l.ResourceName, "identity", id)
 				runErr = fn(ctx)
 			},
-			OnStoppedLeading: func() { logger.Info("Leader lease lost or released", "identity", id) },
+			OnStoppedLeading: func() {
+				logger.Info("Leader lease lost or released", "identity", id)
+				if ctx.Err() == nil && runErr == nil {
+					// Lost while still meant to run: exit, so that a restart
+					// stands by for the lease again with fresh caches.
+					runErr = fmt.Errorf("leader lease %s/%s lost", l.ResourceNamespace, l.ResourceName)
+				}
+			},
 		},
 	})
 	return runErr

@@ -174,3 +174,44 @@ spec:
 		}
 	}
 }
+
+// TestMalformedOverride: an override that cannot be applied for one
+// cluster writes nothing there, says which policy and rule in the
+// binding's condition, and does not hold back the other clusters.
+func TestMalformedOverride(t *testing.T) {
+	ns := namespace(t, "e2e-bad-override")
+	kubectl(t, deploymentYAML(ns, "app", 1, "100m")+`---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: app, namespace: `+ns+`}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: app}]
+  placement:
+    clusterAffinity: {clusterNames: [member1, member3]}
+    replicaScheduling: {replicaSchedulingType: Duplicated}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: broken, namespace: `+ns+`}
+spec:
+  overrideRules:
+  - targetCluster: {clusterNames: [member3]}
+    overriders:
+      plaintext: [{path: /spec/no/such/field, operator: replace, value: 1}]
+`, "apply", "-f", "-")
+	waitReplicas(t, ns, "app", map[string]int32{"member1": 1, "member3": -1})
+	_, mco := mcoClients(t)
+	eventually(t, 30*time.Second, "binding names the broken rule", func(ctx context.Context) (bool, string) {
+		b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "app-deployment", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, c := range b.Status.Conditions {
+			if c.Type == "OverridesApplied" && c.Status == metav1.ConditionFalse &&
+				strings.Contains(c.Message, "member3") && strings.Contains(c.Message, "overridepolicy "+ns+"/broken rule 0") {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprintf("conditions %+v", b.Status.Conditions)
+	})
+}
