@@ -32,6 +32,27 @@ import (
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 )
 
+// Interpretation is what mco reads of a template to schedule it.
+type Interpretation struct {
+	// Replicated is true for kinds with a replica count (Deployment,
+	// StatefulSet, ReplicaSet, Job); Replicas and Requirements are then set.
+	Replicated bool
+	// Replicas is the count to divide among clusters.
+	Replicas int32
+	// Requirements describe one replica (nil when it asks for nothing).
+	Requirements *workv1alpha2.ReplicaRequirements
+}
+
+// Interpret reads a template's replicas and per-replica requirements; see
+// Replicas for the rules.
+func Interpret(obj *unstructured.Unstructured) (Interpretation, error) {
+	replicas, req, ok, err := Replicas(obj)
+	if err != nil {
+		return Interpretation{}, err
+	}
+	return Interpretation{Replicated: ok, Replicas: replicas, Requirements: req}, nil
+}
+
 // Replicas returns the replica count of a replicated workload and the
 // requirements of one replica.
 //

@@ -37,7 +37,7 @@ func policySpec(c placement.Candidate) *policyv1alpha1.PropagationSpec {
 // the claiming policy. Fields written by others (clusters by the
 // scheduler, eviction tasks, requiredBy) are not set here.
 func desiredSpec(obj *unstructured.Unstructured, p *policyv1alpha1.PropagationSpec) (workv1alpha2.ResourceBindingSpec, error) {
-	replicas, req, _, err := workload.Replicas(obj)
+	w, err := workload.Interpret(obj)
 	if err != nil {
 		return workv1alpha2.ResourceBindingSpec{}, fmt.Errorf("read replicas: %w", err)
 	}
@@ -46,8 +46,8 @@ func desiredSpec(obj *unstructured.Unstructured, p *policyv1alpha1.PropagationSp
 			APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(), Namespace: obj.GetNamespace(), Name: obj.GetName(),
 			UID: obj.GetUID(), ResourceVersion: obj.GetResourceVersion(),
 		},
-		Replicas:                    replicas,
-		ReplicaRequirements:         req,
+		Replicas:                    w.Replicas,
+		ReplicaRequirements:         w.Requirements,
 		Placement:                   p.Placement.DeepCopy(),
 		PropagateDeps:               p.PropagateDeps,
 		SchedulerName:               p.SchedulerName,

@@ -38,7 +38,7 @@ func (in *inputs) toBinding(warn io.Writer) (*binding, error) {
 	if err != nil {
 		return nil, err
 	}
-	replicas, req, _, err := workload.Replicas(t.obj)
+	w, err := workload.Interpret(t.obj)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.from, err)
 	}
@@ -48,8 +48,8 @@ func (in *inputs) toBinding(warn io.Writer) (*binding, error) {
 			Namespace: t.obj.GetNamespace(), Name: t.obj.GetName(),
 			UID: t.obj.GetUID(), ResourceVersion: t.obj.GetResourceVersion(),
 		},
-		Replicas:            replicas,
-		ReplicaRequirements: req,
+		Replicas:            w.Replicas,
+		ReplicaRequirements: w.Requirements,
 		Placement:           p.spec.Placement.DeepCopy(),
 		PropagateDeps:       p.spec.PropagateDeps,
 		SchedulerName:       p.spec.SchedulerName,
