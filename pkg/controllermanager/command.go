@@ -6,6 +6,7 @@ package controllermanager
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sync/atomic"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/mco-org/mco/pkg/component"
+	"github.com/mco-org/mco/pkg/controllers/namespacesync"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/version"
 )
@@ -27,6 +29,10 @@ type options struct {
 	controllers    []string
 	workers        int
 	statusInterval time.Duration
+	// skippedNamespaces is --skipped-propagating-namespaces; validate
+	// compiles it into skipped.
+	skippedNamespaces []string
+	skipped           []*regexp.Regexp
 }
 
 // NewCommand returns the mco-controller-manager command.
@@ -46,7 +52,8 @@ func NewCommand(ctx context.Context) *cobra.Command {
 		Long: `mco-controller-manager runs mco's controllers against mco-apiserver: detector (templates
 to bindings), binding (bindings to Works), execution (Works to member clusters), workStatus and
 bindingStatus (member status back to Works, bindings and templates), cluster and clusterStatus
-(execution spaces, member health). It serves /healthz, /readyz and /metrics on --bind-address.`,
+(execution spaces, member health) and namespace (namespaces to every member). It serves
+/healthz, /readyz and /metrics on --bind-address.`,
 		SilenceUsage: true,
 		Args:         cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -68,6 +75,7 @@ bindingStatus (member status back to Works, bindings and templates), cluster and
 	fs.StringSliceVar(&o.controllers, "controllers", o.controllers, "Controllers to run: '*' for all, 'name' to enable one, '-name' to disable one. Known: "+fmt.Sprint(controllerNames())+".")
 	fs.IntVar(&o.workers, "concurrent-syncs", o.workers, "Workers per controller.")
 	fs.DurationVar(&o.statusInterval, "cluster-status-update-frequency", o.statusInterval, "How often each member cluster's health and resources are collected.")
+	fs.StringSliceVar(&o.skippedNamespaces, "skipped-propagating-namespaces", nil, "Comma-separated regular expressions of namespaces the namespace controller does not copy to member clusters; each must match the whole name. default, kube-*, karmada-system, karmada-cluster and karmada-es-* are always skipped.")
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
 	return cmd
 }
@@ -82,6 +90,11 @@ func (o *options) validate() ([]string, error) {
 	if o.statusInterval < time.Second {
 		return nil, fmt.Errorf("--cluster-status-update-frequency must be at least 1s, got %s", o.statusInterval)
 	}
+	skipped, err := namespacesync.CompileSkipped(o.skippedNamespaces)
+	if err != nil {
+		return nil, err
+	}
+	o.skipped = skipped
 	return enabled(o.controllers)
 }
 

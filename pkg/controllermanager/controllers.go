@@ -11,6 +11,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/clusterstatus"
 	"github.com/mco-org/mco/pkg/controllers/detector"
 	"github.com/mco-org/mco/pkg/controllers/execution"
+	"github.com/mco-org/mco/pkg/controllers/namespacesync"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/controllers/workstatus"
 )
@@ -24,6 +25,7 @@ var controllers = map[string]shared.InitFunc{
 	"binding":       binding.New,
 	"bindingStatus": bindingstatus.New,
 	"execution":     execution.New,
+	"namespace":     namespacesync.New,
 	"workStatus":    workstatus.New,
 }
 

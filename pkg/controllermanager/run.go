@@ -59,6 +59,7 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 		Metrics:                      m,
 		Workers:                      o.workers,
 		ClusterStatusUpdateFrequency: o.statusInterval,
+		SkippedPropagatingNamespaces: o.skipped,
 	}
 	// Touch the informers every controller relies on, so they are started.
 	secrets.Informer()

@@ -5,6 +5,7 @@ package shared
 
 import (
 	"context"
+	"regexp"
 	"time"
 
 	"k8s.io/client-go/dynamic"
@@ -41,6 +42,9 @@ type Context struct {
 	Workers int
 	// ClusterStatusUpdateFrequency is how often member health is probed.
 	ClusterStatusUpdateFrequency time.Duration
+	// SkippedPropagatingNamespaces are namespaces (whole-name regexps) the
+	// namespace controller does not propagate.
+	SkippedPropagatingNamespaces []*regexp.Regexp
 }
 
 // Runner runs a controller until ctx ends.
