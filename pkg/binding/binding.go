@@ -6,7 +6,9 @@ import (
 	"context"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
@@ -80,6 +82,20 @@ func (k Key) Finalizer() string {
 		return workv1alpha2.ClusterResourceBindingControllerFinalizer
 	}
 	return workv1alpha2.BindingControllerFinalizer
+}
+
+// Object is the binding object itself (for events).
+func (v *View) Object() runtime.Object {
+	if v.crb != nil {
+		return v.crb
+	}
+	return v.rb
+}
+
+// TemplateRef references the binding's template (for events).
+func (v *View) TemplateRef() *corev1.ObjectReference {
+	r := v.Spec.Resource
+	return &corev1.ObjectReference{APIVersion: r.APIVersion, Kind: r.Kind, Namespace: r.Namespace, Name: r.Name, UID: r.UID}
 }
 
 // PermanentID is the binding's permanent id (stamped by mco-apiserver).

@@ -9,6 +9,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/bindingstatus"
 	"github.com/mco-org/mco/pkg/controllers/cluster"
 	"github.com/mco-org/mco/pkg/controllers/clusterstatus"
+	"github.com/mco-org/mco/pkg/controllers/dependencies"
 	"github.com/mco-org/mco/pkg/controllers/detector"
 	"github.com/mco-org/mco/pkg/controllers/execution"
 	"github.com/mco-org/mco/pkg/controllers/namespacesync"
@@ -22,6 +23,7 @@ var controllers = map[string]shared.InitFunc{
 	"cluster":       cluster.New,
 	"clusterStatus": clusterstatus.New,
 	"detector":      detector.New,
+	"dependencies":  dependencies.New,
 	"binding":       binding.New,
 	"bindingStatus": bindingstatus.New,
 	"execution":     execution.New,

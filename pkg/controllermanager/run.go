@@ -16,6 +16,7 @@ import (
 
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/events"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	mcoinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
 	"github.com/mco-org/mco/pkg/join"
@@ -57,6 +58,7 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 			CRB: mcoInf.Work().V1alpha2().ClusterResourceBindings().Lister()},
 		Members:                      member.NewManager(ctx, clusters.Lister(), secrets.Lister(), o.client.QPS, o.client.Burst),
 		Metrics:                      m,
+		Recorder:                     events.NewRecorder(ctx, kube, "mco-controller-manager"),
 		Workers:                      o.workers,
 		ClusterStatusUpdateFrequency: o.statusInterval,
 		SkippedPropagatingNamespaces: o.skipped,

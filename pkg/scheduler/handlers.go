@@ -44,8 +44,13 @@ func generationOf(obj any) int64 {
 	return 0
 }
 
-// responsibleFor tells whether this scheduler places the binding.
+// responsibleFor tells whether this scheduler places the binding. A
+// binding without placement is attached to the bindings that require it
+// (a dependency) and goes where they go: it is not scheduled.
 func (s *Scheduler) responsibleFor(spec *workv1alpha2.ResourceBindingSpec) bool {
+	if spec.Placement == nil {
+		return false
+	}
 	name := spec.SchedulerName
 	if name == "" {
 		name = DefaultSchedulerName

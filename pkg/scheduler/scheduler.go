@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
@@ -38,10 +39,12 @@ type Scheduler struct {
 	metrics       *metrics.Scheduler
 	name          string
 	pending       pendingSets
+	recorder      record.EventRecorder
 }
 
-// New builds the loop over a client of mco-apiserver.
-func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string) (*Scheduler, error) {
+// New builds the loop over a client of mco-apiserver; decisions are
+// recorded as Events with recorder.
+func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string, recorder record.EventRecorder) (*Scheduler, error) {
 	fw, err := plugins.NewDefaultFramework()
 	if err != nil {
 		return nil, fmt.Errorf("scheduler framework: %w", err)
@@ -58,6 +61,7 @@ func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string)
 		clusterLister: clusters.Lister(),
 		core:          core.New(fw, core.Steps{Observe: m.ObserveStep}),
 		metrics:       m,
+		recorder:      recorder,
 		name:          schedulerName,
 	}
 	s.loop = controller.New("scheduler", s.sync)

@@ -5,12 +5,17 @@ import (
 	"fmt"
 	"time"
 
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/klog/v2"
 
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
+	"github.com/mco-org/mco/pkg/events"
 	"github.com/mco-org/mco/pkg/scheduler/core"
 )
 
@@ -49,12 +54,17 @@ func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
 		}
 		setObservedGeneration(out.status, b.Meta.Generation)
 		logger.V(2).Info("Scheduled", "clusters", out.clusters)
+		msg := "Scheduled to " + describeTargets(out.clusters)
+		s.recorder.Event(b.Object(), corev1.EventTypeNormal, events.ScheduleBindingSucceed, msg)
+		s.recorder.Event(b.TemplateRef(), corev1.EventTypeNormal, events.ScheduleBindingSucceed, msg)
 	}
 	if out.status != nil {
+		before := meta.FindStatusCondition(b.Status.Conditions, workv1alpha2.Scheduled)
 		*b.Status = *out.status
 		if err := s.bindings.UpdateStatus(ctx, b); err != nil {
 			return fmt.Errorf("write status: %w", err)
 		}
+		s.recordFailure(b, before)
 	}
 	if schedErr != nil && out.result == "error" {
 		return schedErr
@@ -71,4 +81,30 @@ func setObservedGeneration(status *workv1alpha2.ResourceBindingStatus, gen int64
 			status.Conditions[i].ObservedGeneration = gen
 		}
 	}
+}
+
+// describeTargets renders a placement as "member1 (4), member2 (2)".
+func describeTargets(clusters []workv1alpha2.TargetCluster) string {
+	if len(clusters) == 0 {
+		return "no cluster"
+	}
+	parts := make([]string, len(clusters))
+	for i, c := range clusters {
+		parts[i] = fmt.Sprintf("%s (%d)", c.Name, c.Replicas)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// recordFailure records a Warning when scheduling newly fails or fails
+// for another reason than before.
+func (s *Scheduler) recordFailure(b *binding.View, before *metav1.Condition) {
+	now := meta.FindStatusCondition(b.Status.Conditions, workv1alpha2.Scheduled)
+	if now == nil || now.Status == metav1.ConditionTrue {
+		return
+	}
+	if before != nil && before.Status == now.Status && before.Reason == now.Reason && before.Message == now.Message {
+		return
+	}
+	s.recorder.Event(b.Object(), corev1.EventTypeWarning, events.ScheduleBindingFailed, now.Message)
+	s.recorder.Event(b.TemplateRef(), corev1.EventTypeWarning, events.ScheduleBindingFailed, now.Message)
 }

@@ -90,8 +90,14 @@ func aggregateDeployment(d *appsv1.Deployment, members []member[DeploymentStatus
 		}
 	}
 	notAvailable = append(notAvailable, notReported...)
+	available := availableCondition(d, notAvailable, now)
+	if len(members) == 0 && replicasOrOne(d.Spec.Replicas) > 0 {
+		// Placed nowhere (no cluster fits): nothing runs, so nothing is available.
+		available = keepTimes(d, appsv1.DeploymentCondition{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionFalse,
+			Reason: "MinimumReplicasUnavailable", Message: "Deployment is placed in no member cluster."}, now)
+	}
 	out.Conditions = []appsv1.DeploymentCondition{
-		availableCondition(d, notAvailable, now),
+		available,
 		progressingCondition(d, deadline, append(progressing, notReported...), now),
 	}
 	return out

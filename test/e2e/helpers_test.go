@@ -112,7 +112,8 @@ func waitReplicas(t *testing.T, ns, name string, want map[string]int32) {
 	})
 }
 
-// namespace creates a namespace on mco for one test and deletes it after.
+// namespace creates a namespace on mco for one test (left in place: the
+// environment is torn down after the suite).
 func namespace(t *testing.T, name string) string {
 	t.Helper()
 	kube, _ := mcoClients(t)

@@ -40,7 +40,8 @@ func TestConflictResolution(t *testing.T) {
 	ns := namespace(t, "e2e-conflict")
 	ctx := context.Background()
 	member := memberClient(t, "member2")
-	if _, err := member.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+	// The namespace controller may have copied the namespace there already.
+	if _, err := member.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		t.Fatal(err)
 	}
 	labels := map[string]string{"app": "taken"}

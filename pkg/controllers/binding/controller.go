@@ -8,11 +8,15 @@ import (
 	"fmt"
 	"time"
 
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
@@ -21,6 +25,7 @@ import (
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/events"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	policylisters "github.com/mco-org/mco/pkg/generated/listers/policy/v1alpha1"
@@ -41,6 +46,7 @@ type Controller struct {
 	op        policylisters.OverridePolicyLister
 	cop       policylisters.ClusterOverridePolicyLister
 	metrics   *metrics.ControllerManager
+	recorder  record.EventRecorder
 	loop      *controller.Controller[binding.Key]
 	workers   int
 }
@@ -56,7 +62,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	cops := inf.Policy().V1alpha1().ClusterOverridePolicies()
 	b := &Controller{
 		mco: c.MCO, bindings: c.Bindings, templates: c.Templates, works: works.Lister(), clusters: clusters.Lister(),
-		op: ops.Lister(), cop: cops.Lister(), metrics: c.Metrics, workers: c.Workers,
+		op: ops.Lister(), cop: cops.Lister(), metrics: c.Metrics, recorder: c.Recorder, workers: c.Workers,
 	}
 	b.loop = controller.New("binding", b.sync)
 	b.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced, clusters.Informer().HasSynced,
@@ -123,8 +129,8 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 	}
 	policies := b.overridePolicies(tmpl.GetNamespace())
 	targets := map[string]bool{}
-	var failures []string
-	for _, t := range v.Spec.Clusters {
+	var failures, written []string
+	for _, t := range binding.Targets(v.Spec) {
 		targets[t.Name] = true
 		cluster, err := b.clusters.Get(t.Name)
 		if err != nil || cluster.DeletionTimestamp != nil {
@@ -143,9 +149,18 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		if err != nil {
 			return err
 		}
-		if err := b.ensureWork(ctx, want); err != nil {
+		changed, err := b.ensureWork(ctx, want)
+		if err != nil {
 			return err
 		}
+		if changed {
+			written = append(written, t.Name)
+		}
+	}
+	if len(written) > 0 {
+		msg := fmt.Sprintf("Wrote the works of clusters %s", strings.Join(written, ", "))
+		b.recorder.Event(v.Object(), corev1.EventTypeNormal, events.SyncWorkSucceed, msg)
+		b.recorder.Event(v.TemplateRef(), corev1.EventTypeNormal, events.SyncWorkSucceed, msg)
 	}
 	if err := b.removeStaleWorks(ctx, v, targets); err != nil {
 		return err
@@ -177,33 +192,34 @@ func (b *Controller) overridePolicies(namespace string) overridemanager.Policies
 	return p
 }
 
-// ensureWork creates the Work or brings it up to date.
-func (b *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) error {
+// ensureWork creates the Work or brings it up to date, and reports
+// whether it wrote anything.
+func (b *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) (bool, error) {
 	api := b.mco.WorkV1alpha1().Works(want.Namespace)
 	have, err := b.works.Works(want.Namespace).Get(want.Name)
 	if apierrors.IsNotFound(err) {
 		if _, err := api.Create(ctx, want, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 			if apierrors.IsNotFound(err) {
-				return controller.Retry("execution space %s does not exist yet", want.Namespace)
+				return false, controller.Retry("execution space %s does not exist yet", want.Namespace)
 			}
-			return fmt.Errorf("create work %s/%s: %w", want.Namespace, want.Name, err)
+			return false, fmt.Errorf("create work %s/%s: %w", want.Namespace, want.Name, err)
 		}
-		return nil
+		return true, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	if have.DeletionTimestamp != nil {
-		return controller.Retry("work %s/%s is being deleted", have.Namespace, have.Name)
+		return false, controller.Retry("work %s/%s is being deleted", have.Namespace, have.Name)
 	}
 	updated := have.DeepCopy()
 	if !mergeWork(updated, want) {
-		return nil
+		return false, nil
 	}
 	if _, err := api.Update(ctx, updated, metav1.UpdateOptions{}); err != nil {
-		return fmt.Errorf("update work %s/%s: %w", want.Namespace, want.Name, err)
+		return false, fmt.Errorf("update work %s/%s: %w", want.Namespace, want.Name, err)
 	}
-	return nil
+	return true, nil
 }
 
 // worksOf lists the Works derived from a binding.

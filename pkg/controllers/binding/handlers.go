@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -12,6 +13,7 @@ import (
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
+	"github.com/mco-org/mco/pkg/events"
 )
 
 // Condition on a binding telling whether the override policies could be
@@ -98,5 +100,12 @@ func (b *Controller) setOverrideCondition(ctx context.Context, v *binding.View, 
 	if !meta.SetStatusCondition(&v.Status.Conditions, c) {
 		return nil
 	}
-	return b.bindings.UpdateStatus(ctx, v)
+	if err := b.bindings.UpdateStatus(ctx, v); err != nil {
+		return err
+	}
+	if len(failures) > 0 {
+		b.recorder.Event(v.Object(), corev1.EventTypeWarning, events.ApplyOverrideFailed, c.Message)
+		b.recorder.Event(v.TemplateRef(), corev1.EventTypeWarning, events.ApplyOverrideFailed, c.Message)
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package binding
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -28,8 +29,8 @@ const (
 // appliedOverride is one entry of the applied-overrides annotations, in
 // the order the policies were applied.
 type appliedOverride struct {
-	PolicyName string                      `json:"policyName"`
-	Overriders []policyv1alpha1.Overriders `json:"overriders"`
+	PolicyName string                    `json:"policyName"`
+	Overriders policyv1alpha1.Overriders `json:"overriders"`
 }
 
 // desiredWork is the Work carrying a binding's manifest to one cluster.
@@ -47,13 +48,20 @@ func desiredWork(b *binding.View, manifest *unstructured.Unstructured, cluster s
 	}
 	var cops, ops []appliedOverride
 	for _, p := range applied {
-		item := appliedOverride{PolicyName: p.Name, Overriders: p.Overriders}
-		if p.IsCluster() {
-			cops = append(cops, item)
-		} else {
-			ops = append(ops, item)
+		for _, o := range p.Overriders {
+			item := appliedOverride{PolicyName: p.Name, Overriders: o}
+			if p.IsCluster() {
+				cops = append(cops, item)
+			} else {
+				ops = append(ops, item)
+			}
 		}
 	}
+	byName := func(list []appliedOverride) func(i, j int) bool {
+		return func(i, j int) bool { return list[i].PolicyName < list[j].PolicyName }
+	}
+	sort.SliceStable(cops, byName(cops))
+	sort.SliceStable(ops, byName(ops))
 	for key, list := range map[string][]appliedOverride{AppliedClusterOverridesAnnotation: cops, AppliedOverridesAnnotation: ops} {
 		if len(list) == 0 {
 			continue
@@ -70,6 +78,8 @@ func desiredWork(b *binding.View, manifest *unstructured.Unstructured, cluster s
 			Name:        names.Work(manifest.GetKind(), manifest.GetName(), manifest.GetNamespace()),
 			Labels:      map[string]string{b.Key.PermanentIDLabel(): b.PermanentID()},
 			Annotations: annotations,
+			// Set here rather than by the execution controller: one write less.
+			Finalizers: []string{workv1alpha1.ExecutionControllerFinalizer},
 		},
 		Spec: workv1alpha1.WorkSpec{
 			Workload: workv1alpha1.WorkloadTemplate{Manifests: []workv1alpha1.Manifest{{RawExtension: runtime.RawExtension{Raw: raw}}}},

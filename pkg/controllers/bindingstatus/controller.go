@@ -104,7 +104,7 @@ func (s *Controller) sync(ctx context.Context, k binding.Key) error {
 	if err != nil {
 		return err
 	}
-	items := aggregate(v.Spec.Clusters, works)
+	items := aggregate(binding.Targets(v.Spec), works)
 	before := v.Status.DeepCopy()
 	v.Status.AggregatedStatus = items
 	meta.SetStatusCondition(&v.Status.Conditions, fullyApplied(items, v.Meta.Generation))

@@ -69,7 +69,8 @@ func nodeSummary(nodes []*corev1.Node) *clusterv1alpha1.NodeSummary {
 	return s
 }
 
-// resourceSummary adds up what ready nodes offer (allocatable), what pods
+// resourceSummary adds up what schedulable nodes offer (allocatable; a
+// node that is not ready still counts, as in Karmada), what pods
 // bound to nodes request (allocated) and what pods waiting for a node
 // request (allocating), counting pods by their effective requests.
 func resourceSummary(nodes []*corev1.Node, pods []*corev1.Pod) *clusterv1alpha1.ResourceSummary {

@@ -53,7 +53,7 @@ func desiredSpec(obj *unstructured.Unstructured, p *policyv1alpha1.PropagationSp
 		SchedulerName:               p.SchedulerName,
 		Failover:                    p.Failover.DeepCopy(),
 		ConflictResolution:          p.ConflictResolution,
-		PreserveResourcesOnDeletion: p.PreserveResourcesOnDeletion,
+		PreserveResourcesOnDeletion: copyBool(p.PreserveResourcesOnDeletion),
 	}
 	if p.Suspension != nil {
 		spec.Suspension = &workv1alpha2.Suspension{Suspension: *p.Suspension.DeepCopy()}
@@ -113,4 +113,12 @@ func setOwner(m *metav1.ObjectMeta, ref metav1.OwnerReference) bool {
 	}
 	m.OwnerReferences = append(m.OwnerReferences, ref)
 	return true
+}
+
+func copyBool(b *bool) *bool {
+	if b == nil {
+		return nil
+	}
+	v := *b
+	return &v
 }

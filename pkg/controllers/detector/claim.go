@@ -19,6 +19,15 @@ type claim struct {
 
 func (c claim) empty() bool { return c.name == "" }
 
+// String names the policy: "PropagationPolicy ns/name" or
+// "ClusterPropagationPolicy name".
+func (c claim) String() string {
+	if c.cluster {
+		return "ClusterPropagationPolicy " + c.name
+	}
+	return "PropagationPolicy " + c.namespace + "/" + c.name
+}
+
 // claimOf reads the claim recorded on an object's labels and annotations.
 func claimOf(labels, annotations map[string]string) claim {
 	if id := labels[policyv1alpha1.PropagationPolicyPermanentIDLabel]; id != "" || annotations[policyv1alpha1.PropagationPolicyNameAnnotation] != "" {
@@ -96,11 +105,12 @@ func nilIfEmpty(m map[string]string) map[string]string {
 	return m
 }
 
-// choosePolicy decides which policy claims a template: the policy that
-// already claims it while that policy still exists and selects it
-// (policies do not take templates from each other without preemption),
-// otherwise the best candidate.
-func choosePolicy(obj *unstructured.Unstructured, current claim, candidates []placement.Candidate) (placement.Candidate, bool) {
+// choosePolicy decides which policy claims a template. A template stays
+// with the policy that claimed it while that policy exists and selects it,
+// unless another policy preempts it (see preempts); otherwise the best
+// candidate claims it. preempted is true when the claim moves by
+// preemption.
+func choosePolicy(obj *unstructured.Unstructured, current claim, candidates []placement.Candidate) (chosen placement.Candidate, ok, preempted bool) {
 	if !current.empty() {
 		for _, c := range candidates {
 			if c.Deleting || c.IsCluster != current.cluster || c.Name != current.name || !c.IsCluster && c.Namespace != current.namespace {
@@ -109,10 +119,48 @@ func choosePolicy(obj *unstructured.Unstructured, current claim, candidates []pl
 			if claimFor(c).permanentID != current.permanentID {
 				continue // a policy of the same name, recreated: not the claimant
 			}
-			if _, ok := placement.BestPolicy(obj, []placement.Candidate{c}); ok {
-				return c, true
+			if _, selects := placement.BestPolicy(obj, []placement.Candidate{c}); !selects {
+				break
 			}
+			var preemptors []placement.Candidate
+			for _, p := range candidates {
+				if preempts(obj, p, c) {
+					preemptors = append(preemptors, p)
+				}
+			}
+			if best, found := placement.BestPolicy(obj, preemptors); found {
+				return best, true, true
+			}
+			return c, true, false
 		}
 	}
-	return placement.BestPolicy(obj, candidates)
+	chosen, ok = placement.BestPolicy(obj, candidates)
+	return chosen, ok, false
+}
+
+// preempts tells whether policy p may take obj from its claimant, by
+// Karmada's rules (there behind the PolicyPreemption gate, on in mco): p
+// has preemption Always and names obj in a selector; a PropagationPolicy
+// takes a template from a ClusterPropagationPolicy whatever the
+// priorities; otherwise p must be of the claimant's kind with a higher
+// priority. A ClusterPropagationPolicy never takes from a
+// PropagationPolicy.
+func preempts(obj *unstructured.Unstructured, p, claimant placement.Candidate) bool {
+	spec := policySpec(p)
+	if p.Deleting || spec == nil || spec.Preemption != policyv1alpha1.PreemptAlways || p.Name == claimant.Name && p.IsCluster == claimant.IsCluster && p.Namespace == claimant.Namespace {
+		return false
+	}
+	if !p.IsCluster && p.Namespace != obj.GetNamespace() {
+		return false
+	}
+	if placement.SelectorPriority(obj, p.Selectors) != placement.PriorityMatchName {
+		return false
+	}
+	switch {
+	case !p.IsCluster && claimant.IsCluster:
+		return true
+	case p.IsCluster != claimant.IsCluster:
+		return false
+	}
+	return p.Priority > claimant.Priority
 }

@@ -52,6 +52,17 @@ func cpp(name, id string, priority int32, selectors ...policyv1alpha1.ResourceSe
 	return placement.ClusterPropagationPolicyCandidate(p)
 }
 
+// always turns preemption on for a candidate.
+func always(c placement.Candidate) placement.Candidate {
+	switch p := c.Policy.(type) {
+	case *policyv1alpha1.PropagationPolicy:
+		p.Spec.Preemption = policyv1alpha1.PreemptAlways
+	case *policyv1alpha1.ClusterPropagationPolicy:
+		p.Spec.Preemption = policyv1alpha1.PreemptAlways
+	}
+	return c
+}
+
 func deleting(c placement.Candidate) placement.Candidate {
 	now := metav1.Now()
 	switch p := c.Policy.(type) {
@@ -287,11 +298,12 @@ func TestSetClaimOnTemplate(t *testing.T) {
 func TestChoosePolicy(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		name       string
-		current    claim
-		candidates []placement.Candidate
-		want       claim
-		wantOK     bool
+		name          string
+		current       claim
+		candidates    []placement.Candidate
+		want          claim
+		wantOK        bool
+		wantPreempted bool
 	}{
 		{
 			name:       "Without a claimant, the best candidate is chosen.",
@@ -361,6 +373,42 @@ func TestChoosePolicy(t *testing.T) {
 			want:       ppClaim("low", "id-low"), wantOK: true,
 		},
 		{
+			name:       "A higher-priority PropagationPolicy with preemption Always that names the template takes it.",
+			current:    ppClaim("low", "id-low"),
+			candidates: []placement.Candidate{always(pp("high", "id-high", 9, named("web"))), pp("low", "id-low", 1, deployments)},
+			want:       ppClaim("high", "id-high"), wantOK: true, wantPreempted: true,
+		},
+		{
+			name:       "Preemption needs a selector that names the template.",
+			current:    ppClaim("low", "id-low"),
+			candidates: []placement.Candidate{always(pp("high", "id-high", 9, deployments)), pp("low", "id-low", 1, deployments)},
+			want:       ppClaim("low", "id-low"), wantOK: true,
+		},
+		{
+			name:       "Preemption needs a higher priority between PropagationPolicies.",
+			current:    ppClaim("low", "id-low"),
+			candidates: []placement.Candidate{always(pp("same", "id-same", 1, named("web"))), pp("low", "id-low", 1, deployments)},
+			want:       ppClaim("low", "id-low"), wantOK: true,
+		},
+		{
+			name:       "A PropagationPolicy takes a template from a ClusterPropagationPolicy whatever the priorities.",
+			current:    cppClaim("cluster", "id-c"),
+			candidates: []placement.Candidate{always(pp("ns", "id-ns", 0, named("web"))), cpp("cluster", "id-c", 9, deployments)},
+			want:       ppClaim("ns", "id-ns"), wantOK: true, wantPreempted: true,
+		},
+		{
+			name:       "A ClusterPropagationPolicy never takes a template from a PropagationPolicy.",
+			current:    ppClaim("ns", "id-ns"),
+			candidates: []placement.Candidate{always(cpp("cluster", "id-c", 9, named("web"))), pp("ns", "id-ns", 0, deployments)},
+			want:       ppClaim("ns", "id-ns"), wantOK: true,
+		},
+		{
+			name:       "Without preemption Always a named higher-priority policy waits.",
+			current:    ppClaim("low", "id-low"),
+			candidates: []placement.Candidate{pp("high", "id-high", 9, named("web")), pp("low", "id-low", 1, deployments)},
+			want:       ppClaim("low", "id-low"), wantOK: true,
+		},
+		{
 			name:       "A claimant that no longer selects the template gives way to the best candidate.",
 			current:    ppClaim("narrow", "id-n"),
 			candidates: []placement.Candidate{pp("narrow", "id-n", 9, named("api")), cpp("wide", "id-w", 0, deployments)},
@@ -370,7 +418,10 @@ func TestChoosePolicy(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, ok := choosePolicy(web(), tc.current, tc.candidates)
+			got, ok, preempted := choosePolicy(web(), tc.current, tc.candidates)
+			if preempted != tc.wantPreempted {
+				t.Errorf("preempted = %v, want %v", preempted, tc.wantPreempted)
+			}
 			if ok != tc.wantOK {
 				t.Fatalf("choosePolicy ok = %v, want %v", ok, tc.wantOK)
 			}

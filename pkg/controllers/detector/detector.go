@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -15,11 +16,13 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/events"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	policylisters "github.com/mco-org/mco/pkg/generated/listers/policy/v1alpha1"
 	"github.com/mco-org/mco/pkg/placement"
@@ -36,6 +39,7 @@ type Detector struct {
 	bindings  *binding.Store
 	loop      *controller.Controller[template.Key]
 	policies  *controller.Controller[policyKey]
+	recorder  record.EventRecorder
 	workers   int
 }
 
@@ -45,7 +49,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	cpp := c.MCOInformers.Policy().V1alpha1().ClusterPropagationPolicies()
 	d := &Detector{
 		mco: c.MCO, dynamic: c.Dynamic, templates: c.Templates,
-		pp: pp.Lister(), cpp: cpp.Lister(), bindings: c.Bindings, workers: c.Workers,
+		pp: pp.Lister(), cpp: cpp.Lister(), bindings: c.Bindings, workers: c.Workers, recorder: c.Recorder,
 	}
 	d.loop = controller.New("detector", d.sync)
 	d.policies = controller.New("detector-policy", d.syncPolicy)
@@ -95,7 +99,7 @@ func (d *Detector) sync(ctx context.Context, k template.Key) error {
 	}
 	obj := cached.DeepCopy()
 	current := claimOf(obj.GetLabels(), obj.GetAnnotations())
-	chosen, ok := choosePolicy(obj, current, d.candidates(obj.GetNamespace()))
+	chosen, ok, preempted := choosePolicy(obj, current, d.candidates(obj.GetNamespace()))
 	if !ok {
 		if current.empty() {
 			return nil
@@ -105,9 +109,14 @@ func (d *Detector) sync(ctx context.Context, k template.Key) error {
 	c := claimFor(chosen)
 	if setClaim(obj, c) {
 		logger := klog.FromContext(ctx)
-		logger.V(2).Info("Claiming template", "template", k, "policy", c.namespace+"/"+c.name)
+		logger.V(2).Info("Claiming template", "template", k, "policy", c.namespace+"/"+c.name, "preempted", preempted)
 		if obj, err = d.updateTemplate(ctx, obj); err != nil {
 			return err
+		}
+		if preempted {
+			d.recorder.Eventf(obj, corev1.EventTypeNormal, events.PreemptPolicySucceed, "Policy %s preempted policy %s", c, current)
+		} else {
+			d.recorder.Eventf(obj, corev1.EventTypeNormal, events.ApplyPolicySucceed, "Apply policy %s succeed", c)
 		}
 	}
 	return d.ensureBinding(ctx, obj, chosen, c)

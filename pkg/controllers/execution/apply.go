@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
@@ -37,9 +38,16 @@ func decodeManifests(w *workv1alpha1.Work) ([]*unstructured.Unstructured, error)
 	return out, nil
 }
 
+// target is where a manifest goes in a member.
+type target struct {
+	client     dynamic.ResourceInterface
+	gvr        schema.GroupVersionResource
+	namespaced bool
+}
+
 // resourceFor returns the client of a manifest's resource in the member,
 // refreshing the member's discovery once when the kind is unknown.
-func resourceFor(c *member.Clients, obj *unstructured.Unstructured) (dynamic.ResourceInterface, bool, error) {
+func resourceFor(c *member.Clients, obj *unstructured.Unstructured) (target, error) {
 	gvk := obj.GroupVersionKind()
 	mapping, err := c.Mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 	if meta.IsNoMatchError(err) {
@@ -47,13 +55,15 @@ func resourceFor(c *member.Clients, obj *unstructured.Unstructured) (dynamic.Res
 		mapping, err = c.Mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("cluster %s does not serve %s: %w", c.Cluster, gvk, err)
+		return target{}, fmt.Errorf("cluster %s does not serve %s: %w", c.Cluster, gvk, err)
 	}
-	namespaced := mapping.Scope.Name() == meta.RESTScopeNameNamespace
-	if namespaced {
-		return c.Dynamic.Resource(mapping.Resource).Namespace(obj.GetNamespace()), true, nil
+	t := target{gvr: mapping.Resource, namespaced: mapping.Scope.Name() == meta.RESTScopeNameNamespace}
+	if t.namespaced {
+		t.client = c.Dynamic.Resource(mapping.Resource).Namespace(obj.GetNamespace())
+	} else {
+		t.client = c.Dynamic.Resource(mapping.Resource)
 	}
-	return c.Dynamic.Resource(mapping.Resource), false, nil
+	return t, nil
 }
 
 // managedBy tells whether an object in a member was applied by mco.
@@ -62,36 +72,45 @@ func managedBy(obj *unstructured.Unstructured) bool {
 	return ok
 }
 
+// applied is the outcome of applying one manifest.
+type applied struct {
+	created bool
+	gvr     schema.GroupVersionResource
+	// object is the member's object as the apply left it.
+	object *unstructured.Unstructured
+}
+
 // applyManifest server-side applies one manifest in the member; it returns
-// whether the object was created, or an *errConflict when the object exists
-// unmanaged and the manifest says not to take it over.
-func applyManifest(ctx context.Context, c *member.Clients, w *workv1alpha1.Work, manifest *unstructured.Unstructured) (bool, error) {
-	ri, namespaced, err := resourceFor(c, manifest)
+// an *errConflict when the object exists unmanaged and the manifest says
+// not to take it over.
+func applyManifest(ctx context.Context, c *member.Clients, w *workv1alpha1.Work, manifest *unstructured.Unstructured) (applied, error) {
+	t, err := resourceFor(c, manifest)
 	if err != nil {
-		return false, err
+		return applied{}, err
 	}
-	if namespaced {
-		if err := ensureNamespace(ctx, c, manifest.GetNamespace()); err != nil {
-			return false, err
+	if t.namespaced {
+		if err := ensureNamespace(ctx, c, manifest.GetNamespace(), permanentID(w)); err != nil {
+			return applied{}, err
 		}
 	}
-	existing, err := ri.Get(ctx, manifest.GetName(), metav1.GetOptions{})
+	existing, err := t.client.Get(ctx, manifest.GetName(), metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
 		existing = nil
 	case err != nil:
-		return false, fmt.Errorf("get %s %s in cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
+		return applied{}, fmt.Errorf("get %s %s in cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
 	}
 	if existing != nil && !managedBy(existing) &&
 		manifest.GetAnnotations()[workv1alpha1.ResourceConflictResolutionAnnotation] != workv1alpha1.ResourceConflictResolutionOverwrite {
-		return false, &errConflict{msg: fmt.Sprintf("%s %s already exists in cluster %s and was not created by mco; conflictResolution is Abort, so it is left alone (set conflictResolution: Overwrite in the PropagationPolicy to take it over)",
+		return applied{}, &errConflict{msg: fmt.Sprintf("%s %s already exists in cluster %s and was not created by mco; conflictResolution is Abort, so it is left alone (set conflictResolution: Overwrite in the PropagationPolicy to take it over)",
 			manifest.GetKind(), name(manifest), c.Cluster)}
 	}
 	obj := stamp(manifest, w)
-	if _, err := ri.Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true}); err != nil {
-		return false, fmt.Errorf("apply %s %s to cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
+	out, err := t.client.Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
+	if err != nil {
+		return applied{}, fmt.Errorf("apply %s %s to cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
 	}
-	return existing == nil, nil
+	return applied{created: existing == nil, gvr: t.gvr, object: out}, nil
 }
 
 // stamp marks an object with the Work it comes from.
@@ -123,10 +142,11 @@ func permanentID(w *workv1alpha1.Work) string {
 // deleteManifest deletes the object of a manifest from the member when mco
 // applied it there; objects mco did not create are never deleted.
 func deleteManifest(ctx context.Context, c *member.Clients, manifest *unstructured.Unstructured) error {
-	ri, _, err := resourceFor(c, manifest)
+	t, err := resourceFor(c, manifest)
 	if err != nil {
 		return err
 	}
+	ri := t.client
 	existing, err := ri.Get(ctx, manifest.GetName(), metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil
@@ -145,7 +165,10 @@ func deleteManifest(ctx context.Context, c *member.Clients, manifest *unstructur
 	return nil
 }
 
-func ensureNamespace(ctx context.Context, c *member.Clients, ns string) error {
+// ensureNamespace creates a missing namespace in the member, marked as
+// mco's so that the namespace's own Work (from the namespace controller)
+// may take it over and withdraw it later.
+func ensureNamespace(ctx context.Context, c *member.Clients, ns, workID string) error {
 	_, err := c.Kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
 	if err == nil {
 		return nil
@@ -153,7 +176,8 @@ func ensureNamespace(ctx context.Context, c *member.Clients, ns string) error {
 	if !apierrors.IsNotFound(err) {
 		return fmt.Errorf("get namespace %s in cluster %s: %w", ns, c.Cluster, err)
 	}
-	_, err = c.Kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+	_, err = c.Kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns,
+		Labels: map[string]string{workv1alpha1.WorkPermanentIDLabel: workID}}}, metav1.CreateOptions{})
 	if err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("create namespace %s in cluster %s: %w", ns, c.Cluster, err)
 	}

@@ -11,15 +11,19 @@ import (
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/events"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
@@ -43,8 +47,11 @@ type Controller struct {
 	clusters clusterlisters.ClusterLister
 	members  *member.Manager
 	metrics  *metrics.ControllerManager
+	recorder record.EventRecorder
 	synced   []cache.InformerSynced
 	workers  int
+
+	drift *driftWatch
 
 	mu     sync.Mutex
 	ctx    context.Context
@@ -56,10 +63,12 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	works := c.MCOInformers.Work().V1alpha1().Works()
 	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
 	e := &Controller{
-		mco: c.MCO, works: works.Lister(), clusters: clusters.Lister(), members: c.Members, metrics: c.Metrics,
+		mco: c.MCO, works: works.Lister(), clusters: clusters.Lister(), members: c.Members, metrics: c.Metrics, recorder: c.Recorder,
 		synced:  []cache.InformerSynced{works.Informer().HasSynced, clusters.Informer().HasSynced},
 		workers: 2, queues: map[string]*controller.Controller[string]{},
 	}
+	e.drift = newDriftWatch(e.enqueueKey)
+	c.Members.OnChange(e.drift.forgetCluster)
 	_, err := works.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: e.enqueue,
 		UpdateFunc: func(oldObj, newObj any) {
@@ -95,17 +104,20 @@ func (e *Controller) runQueue(ctx context.Context, q *controller.Controller[stri
 	}
 }
 
-// enqueue puts a Work on its member's queue, creating the queue on first
-// use.
+// enqueue puts a Work on its member's queue.
 func (e *Controller) enqueue(obj any) {
 	w, ok := obj.(*workv1alpha1.Work)
 	if !ok {
 		return
 	}
-	cluster, ok := names.ClusterOf(w.Namespace)
-	if !ok {
-		return
+	if cluster, ok := names.ClusterOf(w.Namespace); ok {
+		e.enqueueKey(cluster, w.Name)
 	}
+}
+
+// enqueueKey puts a Work on its member's queue, creating the queue on
+// first use.
+func (e *Controller) enqueueKey(cluster, name string) {
 	e.mu.Lock()
 	q, ok := e.queues[cluster]
 	if !ok {
@@ -118,7 +130,7 @@ func (e *Controller) enqueue(obj any) {
 		}
 	}
 	e.mu.Unlock()
-	q.Enqueue(w.Name)
+	q.Enqueue(name)
 }
 
 // sync applies one Work to its cluster, or withdraws it.
@@ -152,16 +164,18 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 		return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonAppliedFailed, err.Error())
 	}
 	for _, m := range manifests {
-		created, err := applyManifest(ctx, clients, w, m)
+		res, err := applyManifest(ctx, clients, w, m)
 		var conflict *errConflict
 		if errors.As(err, &conflict) {
 			return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonConflict, conflict.msg)
 		}
-		e.count(created, m.GetAPIVersion(), m.GetKind(), cluster, err)
+		e.count(res.created, m.GetAPIVersion(), m.GetKind(), cluster, err)
 		if err != nil {
 			_ = e.setApplied(ctx, w, metav1.ConditionFalse, ReasonAppliedFailed, err.Error())
 			return err
 		}
+		e.drift.record(cluster, res.gvr, res.object)
+		e.drift.watch(clients, res.gvr)
 	}
 	return e.setApplied(ctx, w, metav1.ConditionTrue, ReasonAppliedSuccessful, "Manifest applied to the member cluster.")
 }
@@ -223,8 +237,33 @@ func (e *Controller) setApplied(ctx context.Context, w *workv1alpha1.Work, statu
 	if !meta.SetStatusCondition(&w.Status.Conditions, c) {
 		return nil
 	}
-	if _, err := e.mco.WorkV1alpha1().Works(w.Namespace).UpdateStatus(ctx, w, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
+	if _, err := e.mco.WorkV1alpha1().Works(w.Namespace).UpdateStatus(ctx, w, metav1.UpdateOptions{}); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
 		return fmt.Errorf("update status of work %s/%s: %w", w.Namespace, w.Name, err)
 	}
+	e.recordApplied(w, c)
 	return nil
+}
+
+// recordApplied tells the template's users, once per change, what
+// happened in the Work's cluster.
+func (e *Controller) recordApplied(w *workv1alpha1.Work, c metav1.Condition) {
+	manifests, err := decodeManifests(w)
+	if err != nil || len(manifests) == 0 {
+		return
+	}
+	m := manifests[0]
+	cluster, _ := names.ClusterOf(w.Namespace)
+	ref := events.Ref(m.GetAPIVersion(), m.GetKind(), m.GetNamespace(), m.GetName(),
+		types.UID(m.GetAnnotations()[workv1alpha1.ResourceTemplateUIDAnnotation]))
+	switch {
+	case c.Status == metav1.ConditionTrue:
+		e.recorder.Eventf(ref, corev1.EventTypeNormal, events.SyncWorkSucceed, "Applied to cluster %s", cluster)
+	case c.Reason == ReasonSuspended:
+		e.recorder.Eventf(ref, corev1.EventTypeNormal, events.WorkDispatching, "Dispatching to cluster %s is suspended", cluster)
+	default:
+		e.recorder.Eventf(ref, corev1.EventTypeWarning, events.SyncWorkFailed, "Apply to cluster %s failed (%s): %s", cluster, c.Reason, c.Message)
+	}
 }

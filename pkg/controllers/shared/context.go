@@ -12,6 +12,7 @@ import (
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/record"
 
 	"github.com/mco-org/mco/pkg/binding"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
@@ -37,6 +38,8 @@ type Context struct {
 	Bindings   *binding.Store
 	Members    *member.Manager
 	Metrics    *metrics.ControllerManager
+	// Recorder writes Events to mco-apiserver.
+	Recorder record.EventRecorder
 
 	// Workers is the number of workers per controller.
 	Workers int

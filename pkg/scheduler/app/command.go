@@ -12,10 +12,12 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/mco-org/mco/pkg/component"
+	"github.com/mco-org/mco/pkg/events"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/scheduler"
 	"github.com/mco-org/mco/pkg/version"
+	"k8s.io/client-go/kubernetes"
 )
 
 // options are the flags of the scheduling loop.
@@ -81,7 +83,11 @@ func (o *options) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("register metrics: %w", err)
 	}
-	s, err := scheduler.New(client, m, o.schedulerName)
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	s, err := scheduler.New(client, m, o.schedulerName, events.NewRecorder(ctx, kube, "mco-scheduler"))
 	if err != nil {
 		return err
 	}

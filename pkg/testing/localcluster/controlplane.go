@@ -105,6 +105,8 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 		"--bind-address=127.0.0.1:" + strconv.Itoa(c.ControllerManagerPort),
 		// Short so that demos and tests see member changes quickly.
 		"--cluster-status-update-frequency=2s",
+		// The rates of Karmada's published test setup: one machine hosts it all.
+		"--kube-api-qps=200", "--kube-api-burst=400",
 	}, filepath.Join(env.Dir, "logs", "mco"))
 	if err != nil {
 		return c, err

@@ -88,6 +88,18 @@ func (p *Process) Stop(grace time.Duration) {
 	}
 }
 
+// Kill ends the process at once (SIGKILL), as a crash would, and waits
+// until it is gone.
+func (p *Process) Kill() error {
+	if err := p.signal(syscall.SIGKILL); err != nil {
+		return err
+	}
+	for i := 0; i < 100 && p.Running(); i++ {
+		time.Sleep(50 * time.Millisecond)
+	}
+	return nil
+}
+
 // Pause stops the process (SIGSTOP) to simulate an outage.
 func (p *Process) Pause() error { return p.signal(syscall.SIGSTOP) }
 

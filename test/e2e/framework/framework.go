@@ -56,6 +56,14 @@ func Run(m *testing.M) int {
 	}
 	fmt.Printf("e2e: mco and %d members up in %s (state in %s)\n", len(Env.Members), time.Since(start).Round(time.Millisecond), dir)
 	code := m.Run()
+	// A component that crashed (a panic ends the process) fails the suite
+	// even when every test happened to pass.
+	for _, p := range Env.Processes() {
+		if !p.Running() {
+			fmt.Fprintf(os.Stderr, "e2e: %s (pid %d) died during the suite; see %s\n", p.Name, p.PID, p.Log)
+			code = 1
+		}
+	}
 	if code != 0 {
 		dumpLogs(dir)
 	}
