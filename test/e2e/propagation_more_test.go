@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -165,4 +166,34 @@ func TestDriftIsCorrected(t *testing.T) {
 		}
 		return got.UID != d.UID && *got.Spec.Replicas == 2, fmt.Sprintf("uid %s replicas %d", got.UID, *got.Spec.Replicas)
 	})
+}
+
+// TestBadInput: a template no policy selects stays unbound, quietly; a
+// policy selecting a kind mco does not propagate says so in an Event.
+func TestBadInput(t *testing.T) {
+	ns := namespace(t, "e2e-bad-input")
+	kubectl(t, deploymentYAML(ns, "lonely", 1, "10m")+fmt.Sprintf(`---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: widgets, namespace: %s}
+spec:
+  resourceSelectors: [{apiVersion: example.com/v1, kind: Widget}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`, ns), "apply", "-f", "-")
+	eventually(t, 30*time.Second, "the policy warns about its selector", func(context.Context) (bool, string) {
+		out, _ := kubectlErr("", "-n", ns, "describe", "propagationpolicy", "widgets")
+		return strings.Contains(out, "ResourceNotPropagatable") && strings.Contains(out, "example.com/v1 Widget"), out
+	})
+	_, mco := mcoClients(t)
+	if _, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(context.Background(), "lonely-deployment", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("a template no policy selects got a binding: %v", err)
+	}
+	kube, _ := mcoClients(t)
+	evs, err := kube.CoreV1().Events(ns).List(context.Background(), metav1.ListOptions{FieldSelector: "involvedObject.name=lonely"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs.Items) != 0 {
+		t.Errorf("events about an unbound template: %+v", evs.Items)
+	}
 }

@@ -97,6 +97,12 @@ func (b *Controller) setOverrideCondition(ctx context.Context, v *binding.View, 
 		c.Status, c.Reason = metav1.ConditionFalse, ReasonOverrideFailed
 		c.Message = "Nothing was written for " + strings.Join(failures, "; ")
 	}
+	// Success is recorded only to clear an earlier failure: a binding whose
+	// overrides always applied carries no condition (one write less each).
+	if old := meta.FindStatusCondition(v.Status.Conditions, ConditionOverridesApplied); len(failures) == 0 &&
+		(old == nil || old.Status == metav1.ConditionTrue) {
+		return nil
+	}
 	if !meta.SetStatusCondition(&v.Status.Conditions, c) {
 		return nil
 	}

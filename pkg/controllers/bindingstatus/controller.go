@@ -7,6 +7,7 @@ package bindingstatus
 import (
 	"context"
 	"fmt"
+	"time"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -26,6 +27,10 @@ import (
 	"github.com/mco-org/mco/pkg/template"
 	"github.com/mco-org/mco/pkg/workload"
 )
+
+// workSettle is how long Work changes are gathered before a binding's
+// status is written.
+const workSettle = 300 * time.Millisecond
 
 // Controller is the binding status controller.
 type Controller struct {
@@ -64,7 +69,9 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		}
 		if w, ok := obj.(*workv1alpha1.Work); ok {
 			if k, ok := bindingcontroller.OwnerOf(w); ok {
-				s.loop.Enqueue(k)
+				// Works of one binding change together: gather them into
+				// one status write.
+				s.loop.EnqueueAfter(k, workSettle)
 			}
 		}
 	}

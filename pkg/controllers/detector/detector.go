@@ -162,6 +162,7 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 		v = binding.New(key)
 		setClaim(v.Meta, c)
 		v.Meta.OwnerReferences = []metav1.OwnerReference{ownerReference(obj)}
+		v.Meta.Finalizers = []string{key.Finalizer()} // the binding controller's, set here: one write less
 		*v.Spec = want
 		if _, err := d.bindings.Create(ctx, v); err != nil && !apierrors.IsAlreadyExists(err) {
 			return err

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -15,6 +17,7 @@ import (
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/controller"
+	"github.com/mco-org/mco/pkg/events"
 	"github.com/mco-org/mco/pkg/template"
 )
 
@@ -45,6 +48,7 @@ func (d *Detector) policyHandler() cache.ResourceEventHandler {
 
 // policyView is what syncPolicy needs of either kind of policy.
 type policyView struct {
+	obj       runtime.Object
 	meta      *metav1.ObjectMeta
 	selectors []policyv1alpha1.ResourceSelector
 	claim     claim
@@ -59,7 +63,7 @@ func (d *Detector) getPolicy(k policyKey) (*policyView, error) {
 			return nil, err
 		}
 		p := cached.DeepCopy()
-		return &policyView{meta: &p.ObjectMeta, selectors: p.Spec.ResourceSelectors,
+		return &policyView{obj: p, meta: &p.ObjectMeta, selectors: p.Spec.ResourceSelectors,
 			claim:     claim{cluster: true, name: p.Name, permanentID: permanentID(p.Labels, policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel, string(p.UID))},
 			finalizer: policyv1alpha1.ClusterPropagationPolicyControllerFinalizer,
 			update: func(ctx context.Context) error {
@@ -72,7 +76,7 @@ func (d *Detector) getPolicy(k policyKey) (*policyView, error) {
 		return nil, err
 	}
 	p := cached.DeepCopy()
-	return &policyView{meta: &p.ObjectMeta, selectors: p.Spec.ResourceSelectors,
+	return &policyView{obj: p, meta: &p.ObjectMeta, selectors: p.Spec.ResourceSelectors,
 		claim:     claim{namespace: p.Namespace, name: p.Name, permanentID: permanentID(p.Labels, policyv1alpha1.PropagationPolicyPermanentIDLabel, string(p.UID))},
 		finalizer: policyv1alpha1.PropagationPolicyControllerFinalizer,
 		update: func(ctx context.Context) error {
@@ -100,6 +104,7 @@ func (d *Detector) syncPolicy(ctx context.Context, k policyKey) error {
 			d.loop.Enqueue(template.KeyOf(t))
 		}
 		d.enqueueSelected(k.Namespace, p.selectors)
+		d.warnUnpropagatable(p)
 		return nil
 	}
 	for _, t := range claimed {
@@ -189,4 +194,19 @@ func specOf(obj any) *workv1alpha2.ResourceBindingSpec {
 		return &b.Spec
 	}
 	return nil
+}
+
+// warnUnpropagatable records a Warning on a policy that selects a kind mco
+// does not propagate (unknown, or not a template kind such as Events).
+func (d *Detector) warnUnpropagatable(p *policyView) {
+	for _, s := range p.selectors {
+		gv, err := schema.ParseGroupVersion(s.APIVersion)
+		if err == nil {
+			if _, ok := d.templates.ByGVK(gv.WithKind(s.Kind)); ok {
+				continue
+			}
+		}
+		d.recorder.Eventf(p.obj, corev1.EventTypeWarning, events.ResourceNotPropagatable,
+			"%s %s is not a kind mco propagates; this selector selects nothing", s.APIVersion, s.Kind)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,6 +24,7 @@ import (
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/controllers/workstatus"
 	"github.com/mco-org/mco/pkg/events"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
@@ -163,7 +165,8 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 	if err != nil {
 		return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonAppliedFailed, err.Error())
 	}
-	for _, m := range manifests {
+	statuses := make([]workv1alpha1.ManifestStatus, 0, len(manifests))
+	for i, m := range manifests {
 		res, err := applyManifest(ctx, clients, w, m)
 		var conflict *errConflict
 		if errors.As(err, &conflict) {
@@ -176,7 +179,19 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 		}
 		e.drift.record(cluster, res.gvr, res.object)
 		e.drift.watch(clients, res.gvr)
+		gvk := m.GroupVersionKind()
+		st, err := workstatus.ManifestStatus(res.object, workv1alpha1.ResourceIdentifier{Ordinal: i, Group: gvk.Group, Version: gvk.Version,
+			Kind: gvk.Kind, Resource: res.gvr.Resource, Namespace: m.GetNamespace(), Name: m.GetName()})
+		if err != nil {
+			return err
+		}
+		statuses = append(statuses, st)
 	}
+	// The member's answer to the apply carries its status: record it in the
+	// same write as Applied, so a Work costs one status write when nothing
+	// changes afterwards.
+	w.Status.ManifestStatuses = statuses
+	meta.SetStatusCondition(&w.Status.Conditions, workstatus.AvailableCondition(statuses, w.Generation))
 	return e.setApplied(ctx, w, metav1.ConditionTrue, ReasonAppliedSuccessful, "Manifest applied to the member cluster.")
 }
 
@@ -234,7 +249,9 @@ func (e *Controller) deleteObjects(ctx context.Context, cluster string, w *workv
 // setApplied records the Applied condition when it changed.
 func (e *Controller) setApplied(ctx context.Context, w *workv1alpha1.Work, status metav1.ConditionStatus, reason, msg string) error {
 	c := metav1.Condition{Type: workv1alpha1.WorkApplied, Status: status, Reason: reason, Message: msg, ObservedGeneration: w.Generation}
-	if !meta.SetStatusCondition(&w.Status.Conditions, c) {
+	changed := meta.SetStatusCondition(&w.Status.Conditions, c)
+	if cached, err := e.works.Works(w.Namespace).Get(w.Name); err == nil && !changed &&
+		apiequality.Semantic.DeepEqual(cached.Status, w.Status) {
 		return nil
 	}
 	if _, err := e.mco.WorkV1alpha1().Works(w.Namespace).UpdateStatus(ctx, w, metav1.UpdateOptions{}); err != nil {

@@ -112,14 +112,14 @@ func (s *Controller) sync(ctx context.Context, k workKey) error {
 		if err != nil {
 			return err
 		}
-		st, err := manifestStatus(obj, id)
+		st, err := ManifestStatus(obj, id)
 		if err != nil {
 			return err
 		}
 		statuses = append(statuses, st)
 	}
 	w.Status.ManifestStatuses = statuses
-	meta.SetStatusCondition(&w.Status.Conditions, availableCondition(statuses, w.Generation))
+	meta.SetStatusCondition(&w.Status.Conditions, AvailableCondition(statuses, w.Generation))
 	if apiequality.Semantic.DeepEqual(w.Status, cached.Status) {
 		return nil
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/mco-org/mco/pkg/workload"
 )
 
-// manifestStatus describes one member object (nil: not there).
-func manifestStatus(obj *unstructured.Unstructured, id workv1alpha1.ResourceIdentifier) (workv1alpha1.ManifestStatus, error) {
+// ManifestStatus describes one member object (nil: not there).
+func ManifestStatus(obj *unstructured.Unstructured, id workv1alpha1.ResourceIdentifier) (workv1alpha1.ManifestStatus, error) {
 	st := workv1alpha1.ManifestStatus{Identifier: id, Health: workv1alpha1.ResourceUnknown}
 	if obj == nil {
 		return st, nil
@@ -27,8 +27,8 @@ func manifestStatus(obj *unstructured.Unstructured, id workv1alpha1.ResourceIden
 	return st, nil
 }
 
-// availableCondition is True when every manifest is healthy in the member.
-func availableCondition(statuses []workv1alpha1.ManifestStatus, generation int64) metav1.Condition {
+// AvailableCondition is True when every manifest is healthy in the member.
+func AvailableCondition(statuses []workv1alpha1.ManifestStatus, generation int64) metav1.Condition {
 	var notHealthy []string
 	for _, s := range statuses {
 		if s.Health != workv1alpha1.ResourceHealth(workv1alpha2.ResourceHealthy) {

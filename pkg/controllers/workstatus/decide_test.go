@@ -67,7 +67,7 @@ func TestManifestStatus(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := manifestStatus(tc.obj, webID)
+			got, err := ManifestStatus(tc.obj, webID)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
 			}
@@ -132,7 +132,7 @@ func TestAvailableCondition(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if diff := cmp.Diff(tc.want, availableCondition(tc.statuses, 4)); diff != "" {
+			if diff := cmp.Diff(tc.want, AvailableCondition(tc.statuses, 4)); diff != "" {
 				t.Errorf("condition differs (-want +got):\n%s", diff)
 			}
 		})
