@@ -9,7 +9,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/mco-org/mco/pkg/names"
 	"github.com/mco-org/mco/test/e2e/framework"
 )
 
@@ -36,14 +35,10 @@ spec:
 	}
 	kubectl(t, b.String(), "apply", "-f", "-")
 
-	_, mco := mcoClients(t)
 	cm := framework.Env.MCO.ControllerManager
 	eventually(t, 60*time.Second, "propagation under way", func(ctx context.Context) (bool, string) {
-		works, err := mco.WorkV1alpha1().Works(names.ExecutionSpace("member1")).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return false, err.Error()
-		}
-		return len(works.Items) >= 20, fmt.Sprintf("%d works in member1's execution space", len(works.Items))
+		n := memberDeploymentCounts(t, ns)["member1"]
+		return n >= 10, fmt.Sprintf("%d Deployments in member1", n)
 	})
 	if err := cm.Kill(); err != nil {
 		t.Fatal(err)
