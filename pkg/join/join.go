@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -35,7 +36,16 @@ type Options struct {
 	Labels           map[string]string
 	// TokenTimeout bounds the wait for the member to issue the token.
 	TokenTimeout time.Duration
+	// UseTokenRequest takes the token from the member's TokenRequest API
+	// instead of a token Secret filled by its token controller, for members
+	// that run no kube-controller-manager. Such a token expires, after
+	// TokenExpiration (default a year); join again to renew it.
+	UseTokenRequest bool
+	TokenExpiration time.Duration
 }
+
+// defaultTokenExpiration is the lifetime asked for a requested token.
+const defaultTokenExpiration = 365 * 24 * time.Hour
 
 // Clients reach mco and the member.
 type Clients struct {
@@ -127,6 +137,13 @@ func prepareMember(ctx context.Context, member kubernetes.Interface, o Options) 
 	if err := ensureRBAC(ctx, member, sa); err != nil {
 		return nil, "", err
 	}
+	if o.UseTokenRequest {
+		token, err := requestToken(ctx, member, sa, o.TokenExpiration)
+		if err != nil {
+			return nil, "", err
+		}
+		return token, string(ks.UID), nil
+	}
 	_, err = member.CoreV1().Secrets(Namespace).Create(ctx, &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: sa, Namespace: Namespace,
 			Annotations: map[string]string{corev1.ServiceAccountNameKey: sa}},
@@ -148,6 +165,22 @@ func prepareMember(ctx context.Context, member kubernetes.Interface, o Options) 
 		return nil, "", fmt.Errorf("member did not issue a token for %s/%s (is its token controller running?): %w", Namespace, sa, err)
 	}
 	return token, string(ks.UID), nil
+}
+
+// requestToken asks the member's TokenRequest API for a token of the
+// service account.
+func requestToken(ctx context.Context, member kubernetes.Interface, sa string, expiration time.Duration) ([]byte, error) {
+	if expiration == 0 {
+		expiration = defaultTokenExpiration
+	}
+	seconds := int64(expiration / time.Second)
+	tr, err := member.CoreV1().ServiceAccounts(Namespace).CreateToken(ctx, sa, &authenticationv1.TokenRequest{
+		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &seconds},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("request a token for %s/%s: %w", Namespace, sa, err)
+	}
+	return []byte(tr.Status.Token), nil
 }
 
 // ensureRBAC grants mco's service account every verb on every resource.

@@ -117,8 +117,9 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 	return c, nil
 }
 
-// joinAll registers every member with mco as a Push cluster.
-func (e *Env) joinAll(ctx context.Context) error {
+// joinAll registers every member with mco as a Push cluster. Bare members
+// have no token controller: mco's token comes from the TokenRequest API.
+func (e *Env) joinAll(ctx context.Context, bare bool) error {
 	cfg, err := RESTConfig(e.MCO.Kubeconfig)
 	if err != nil {
 		return err
@@ -141,12 +142,13 @@ func (e *Env) joinAll(ctx context.Context) error {
 			return err
 		}
 		_, err = join.Join(ctx, join.Clients{MCOKube: mcoKube, MCO: mco, Member: member}, join.Options{
-			Name:        m.Spec.Name,
-			APIEndpoint: m.URL(),
-			CABundle:    ca,
-			Region:      m.Spec.Region,
-			Zones:       []string{m.Spec.Zone},
-			Labels:      m.Spec.Labels,
+			Name:            m.Spec.Name,
+			APIEndpoint:     m.URL(),
+			CABundle:        ca,
+			Region:          m.Spec.Region,
+			Zones:           []string{m.Spec.Zone},
+			Labels:          m.Spec.Labels,
+			UseTokenRequest: bare,
 		})
 		if err != nil {
 			return fmt.Errorf("join %s: %w", m.Spec.Name, err)

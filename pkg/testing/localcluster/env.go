@@ -20,6 +20,12 @@ type Options struct {
 	Members []MemberSpec
 	// ControlPlane starts mco-apiserver and joins every member to it.
 	ControlPlane bool
+	// BareMembers runs each member as a kube-apiserver only: no
+	// kube-controller-manager, kube-scheduler, kwok or nodes. Objects mco
+	// pushes are stored and nothing acts on them, so that only mco's path
+	// costs anything (benchmarks). Join then takes mco's token from the
+	// TokenRequest API, there being no token controller.
+	BareMembers bool
 }
 
 // Env is a running set of member clusters (and mco), persisted in
@@ -39,7 +45,8 @@ const stateFile = "state.json"
 
 // Up starts etcd, the members (concurrently) with their fake nodes and,
 // when asked, mco joined to every member. It returns once every member has
-// Ready nodes. On failure it stops what it started.
+// Ready nodes (bare members: a ready kube-apiserver). On failure it stops
+// what it started.
 func Up(ctx context.Context, o Options) (env *Env, err error) {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
@@ -67,8 +74,8 @@ func Up(ctx context.Context, o Options) (env *Env, err error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			members[i], errs[i] = startMember(ctx, env, spec)
-			if errs[i] == nil {
+			members[i], errs[i] = startMember(ctx, env, spec, o.BareMembers)
+			if errs[i] == nil && !o.BareMembers {
 				errs[i] = members[i].addNodes(ctx)
 			}
 		}()
@@ -92,7 +99,7 @@ func Up(ctx context.Context, o Options) (env *Env, err error) {
 		if err := env.save(); err != nil {
 			return env, err
 		}
-		if err := env.joinAll(ctx); err != nil {
+		if err := env.joinAll(ctx, o.BareMembers); err != nil {
 			return env, err
 		}
 	}

@@ -42,9 +42,15 @@ type Member struct {
 func (m *Member) URL() string { return fmt.Sprintf("https://127.0.0.1:%d", m.Port) }
 
 // Processes lists the member's processes, the apiserver last so that the
-// others stop first.
+// others stop first. A bare member has its apiserver only.
 func (m *Member) Processes() []*Process {
-	return []*Process{m.Kwok, m.Scheduler, m.Controller, m.APIServer}
+	var out []*Process
+	for _, p := range []*Process{m.Kwok, m.Scheduler, m.Controller, m.APIServer} {
+		if p != nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // kcmControllers keeps what a member needs for Deployments, Jobs and
@@ -54,8 +60,9 @@ const kcmControllers = "*,-node-ipam-controller,-persistentvolume-binder-control
 	"-persistentvolume-expander-controller,-ephemeral-volume-controller"
 
 // startMember runs the member's processes and waits until its apiserver is
-// ready. Nodes are created by the caller once kwok runs.
-func startMember(ctx context.Context, env *Env, spec MemberSpec) (*Member, error) {
+// ready. Nodes are created by the caller once kwok runs. A bare member runs
+// its apiserver only.
+func startMember(ctx context.Context, env *Env, spec MemberSpec, bare bool) (*Member, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -94,6 +101,9 @@ func startMember(ctx context.Context, env *Env, spec MemberSpec) (*Member, error
 	if err := waitHTTPS(ctx, m.URL()+"/readyz", env.PKI.Files, 90*time.Second, m.APIServer); err != nil {
 		m.APIServer.Stop(5 * time.Second)
 		return nil, fmt.Errorf("member %s: %w", spec.Name, err)
+	}
+	if bare {
+		return m, nil
 	}
 	m.Controller, err = startProcess("kube-controller-manager", bin("kube-controller-manager"), []string{
 		"--kubeconfig=" + m.Kubeconfig,

@@ -1,0 +1,133 @@
+// Command benchpropagation measures mco's propagation path on one machine:
+// mco and three bare members (a kube-apiserver each, nothing acting on what
+// arrives), Deployments divided 1:1:1 over the three, and for each the time
+// from its create on mco to its presence in every member; then throughput,
+// API writes per Deployment and memory, judged against targets. `make
+// bench-propagation` runs it. The last line of its output is one JSON object.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/mco-org/mco/pkg/testing/localcluster"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "benchpropagation:", err)
+		stop()
+		os.Exit(1)
+	}
+}
+
+// options are the command's flags.
+type options struct {
+	dir, binDir  string
+	deployments  int
+	steadyCount  int
+	steadyRate   float64
+	rawCount     int
+	workers      int
+	settle       time.Duration
+	timeout      time.Duration
+	benchSpace   string
+	rawNamespace string
+}
+
+func parseFlags(args []string) (*options, error) {
+	o := &options{benchSpace: "bench", rawNamespace: "bench-raw"}
+	fs := flag.NewFlagSet("benchpropagation", flag.ContinueOnError)
+	fs.StringVar(&o.dir, "dir", "_output/bench-propagation", "state, data and logs (emptied at start; logs stay after)")
+	fs.StringVar(&o.binDir, "bin-dir", "_output/bin", "mco and member binaries")
+	fs.IntVar(&o.deployments, "deployments", 1000, "Deployments in all (steady phase, then full speed)")
+	fs.IntVar(&o.steadyCount, "steady-count", 300, "Deployments created at -steady-rate first")
+	fs.Float64Var(&o.steadyRate, "steady-rate", 20, "creates per second in the steady phase")
+	fs.IntVar(&o.rawCount, "raw-count", 1000, "ConfigMaps created to measure mco-apiserver's raw create rate")
+	fs.IntVar(&o.workers, "workers", 16, "concurrent creates (raw and full-speed phases)")
+	fs.DurationVar(&o.settle, "settle", 5*time.Second, "quiet time before and after the measured phases")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long in all")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	switch {
+	case fs.NArg() != 0:
+		return nil, fmt.Errorf("unexpected arguments %v", fs.Args())
+	case o.deployments < 1 || o.steadyCount < 0 || o.steadyCount > o.deployments:
+		return nil, fmt.Errorf("need 1 <= -deployments and 0 <= -steady-count <= -deployments (got %d, %d)", o.deployments, o.steadyCount)
+	case o.steadyRate <= 0 || o.rawCount < 1 || o.workers < 1 || o.timeout <= 0:
+		return nil, fmt.Errorf("-steady-rate, -raw-count, -workers and -timeout must be positive")
+	}
+	var err error
+	if o.dir, err = filepath.Abs(o.dir); err != nil {
+		return nil, err
+	}
+	if o.binDir, err = filepath.Abs(o.binDir); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+func run(ctx context.Context, args []string, out, progress io.Writer) (err error) {
+	o, err := parseFlags(args)
+	if err != nil {
+		return err
+	}
+	interrupted := ctx
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	defer func() {
+		switch {
+		case err == nil:
+		case interrupted.Err() != nil:
+			err = fmt.Errorf("interrupted: %w", err)
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			err = fmt.Errorf("gave up after %s (-timeout): %w", o.timeout, err)
+		}
+	}()
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(progress, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
+	}
+
+	// A previous run that was killed before it could stop its processes.
+	if env, err := localcluster.Load(o.dir); err == nil {
+		logf("stopping the processes of a previous run in %s", o.dir)
+		env.Down()
+	}
+	if err := os.RemoveAll(o.dir); err != nil {
+		return err
+	}
+	logf("starting mco and %d bare members in %s", len(localcluster.DefaultMembers()), o.dir)
+	start := time.Now()
+	env, err := localcluster.Up(ctx, localcluster.Options{
+		Dir: o.dir, BinDir: o.binDir, Members: localcluster.DefaultMembers(), ControlPlane: true, BareMembers: true,
+	})
+	if err != nil {
+		return fmt.Errorf("bring up: %w (logs in %s)", err, filepath.Join(o.dir, "logs"))
+	}
+	defer func() {
+		logf("stopping every process started")
+		env.Down()
+	}()
+	logf("up in %s", time.Since(start).Round(time.Millisecond))
+
+	b, err := newBench(env, o, logf)
+	if err != nil {
+		return err
+	}
+	r, err := b.run(ctx)
+	if err != nil {
+		return fmt.Errorf("%w (logs in %s)", err, filepath.Join(o.dir, "logs"))
+	}
+	return r.print(out)
+}

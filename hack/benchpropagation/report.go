@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// result is what one run measured.
+type result struct {
+	deployments, steadyCount, rawCount, workers int
+	steadyRate                                  float64
+	settle                                      time.Duration
+	members                                     []string
+
+	rawPerSecond                       float64
+	steady, full                       []time.Duration
+	fullCreate                         time.Duration // until the last create returned
+	fullDuration                       time.Duration // until the last Deployment was in every member
+	writes                             []writeDelta
+	rssAPIServer, rssControllerManager float64
+}
+
+// summary is the JSON object of the last line.
+type summary struct {
+	Deployments            int     `json:"deployments"`
+	Targets                int     `json:"targets"`
+	SteadyP50ms            float64 `json:"steady_p50_ms"`
+	SteadyP99ms            float64 `json:"steady_p99_ms"`
+	FullDeploymentsPerS    float64 `json:"full_deployments_per_s"`
+	WritesPerDeployment    float64 `json:"writes_per_deployment"`
+	RawCreatePerS          float64 `json:"raw_create_per_s"`
+	MCOAPIServerRSSMB      float64 `json:"mco_apiserver_rss_mb"`
+	ControllerManagerRSSMB float64 `json:"controller_manager_rss_mb"`
+}
+
+func (r *result) fullPerSecond() float64 {
+	if len(r.full) == 0 || r.fullDuration <= 0 {
+		return 0
+	}
+	return float64(len(r.full)) / r.fullDuration.Seconds()
+}
+
+func (r *result) writesPerDeployment() float64 {
+	var total float64
+	for _, d := range r.writes {
+		total += d.total
+	}
+	return total / float64(r.deployments)
+}
+
+func (r *result) summary() summary {
+	return summary{
+		Deployments:            r.deployments,
+		Targets:                len(r.members),
+		SteadyP50ms:            round(ms(percentile(r.steady, 0.50)), 1),
+		SteadyP99ms:            round(ms(percentile(r.steady, 0.99)), 1),
+		FullDeploymentsPerS:    round(r.fullPerSecond(), 1),
+		WritesPerDeployment:    round(r.writesPerDeployment(), 2),
+		RawCreatePerS:          round(r.rawPerSecond, 1),
+		MCOAPIServerRSSMB:      round(r.rssAPIServer, 1),
+		ControllerManagerRSSMB: round(r.rssControllerManager, 1),
+	}
+}
+
+// print writes the human-readable report, then the JSON summary as the
+// last line.
+func (r *result) print(w io.Writer) error {
+	s := r.summary()
+	n := len(r.members)
+	p := func(format string, a ...any) { fmt.Fprintf(w, format+"\n", a...) }
+	p("")
+	p("mco propagation: %d Deployments (3 replicas each) in namespace bench, Divided 1:1:1 over %s;", r.deployments, strings.Join(r.members, ", "))
+	p("members are bare kube-apiservers (nothing acts on what arrives): only mco's path is measured.")
+	p("")
+	p("raw create rate of mco-apiserver   C = %.1f objects/s (%d ConfigMaps, %d workers, QPS %d, burst %d)", r.rawPerSecond, r.rawCount, r.workers, clientQPS, clientBurst)
+	if len(r.steady) > 0 {
+		p("steady phase   %4d at %.0f/s      create -> in every member: %s", len(r.steady), r.steadyRate, latencyLine(r.steady))
+	}
+	if len(r.full) > 0 {
+		p("full speed     %4d, %d workers  %.1f Deployments/s (creates done in %s, all in every member after %s); %s",
+			len(r.full), r.workers, r.fullPerSecond(), r.fullCreate.Round(time.Millisecond), r.fullDuration.Round(time.Millisecond), latencyLine(r.full))
+	}
+	p("")
+	p("writes per Deployment (apiserver_request_total POST, PUT, PATCH, APPLY, DELETE; Events excluded;")
+	p("from before the first Deployment to %s after the last reached every member; background writes included):", r.settle)
+	for _, d := range r.writes {
+		p("  %-8s %6.2f   %s", d.server, d.total/float64(r.deployments), largest(d.byKey, 8))
+	}
+	p("  %-8s %6.2f", "total", r.writesPerDeployment())
+	p("")
+	p("memory at the end (VmRSS): mco-apiserver %.1f MiB, mco-controller-manager %.1f MiB", r.rssAPIServer, r.rssControllerManager)
+	p("")
+	p("targets (judged, not enforced):")
+	maxWrites := float64(6 + 3*n)
+	p("  %s  writes per Deployment %.2f <= 6 + 3n = %.0f (n = %d targets)", verdict(s.WritesPerDeployment <= maxWrites), s.WritesPerDeployment, maxWrites, n)
+	if len(r.steady) > 0 {
+		p("  %s  steady p99 %.1f ms < 300 ms", verdict(s.SteadyP99ms < 300), s.SteadyP99ms)
+	}
+	if len(r.full) > 0 {
+		product := r.fullPerSecond() * r.writesPerDeployment()
+		p("  %s  full Deployments/s x writes per Deployment = %.1f >= 0.5 x C = %.1f", verdict(product >= 0.5*r.rawPerSecond), product, 0.5*r.rawPerSecond)
+	}
+	line, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	p("%s", line)
+	return nil
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "PASS"
+	}
+	return "FAIL"
+}
+
+func latencyLine(d []time.Duration) string {
+	return fmt.Sprintf("p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms",
+		ms(percentile(d, 0.50)), ms(percentile(d, 0.90)), ms(percentile(d, 0.99)), ms(percentile(d, 1)))
+}
+
+// largest lists the k largest counts as "VERB resource n".
+func largest(c counts, k int) string {
+	keys := make([]string, 0, len(c))
+	for key := range c {
+		keys = append(keys, key)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if c[keys[i]] != c[keys[j]] {
+			return c[keys[i]] > c[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	var parts []string
+	for _, key := range keys[:min(k, len(keys))] {
+		parts = append(parts, fmt.Sprintf("%s %.0f", key, c[key]))
+	}
+	if len(keys) > k {
+		parts = append(parts, "...")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// percentile is the nearest-rank percentile (q in (0, 1]).
+func percentile(d []time.Duration, q float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	i := int(math.Ceil(q*float64(len(s)))) - 1
+	return s[max(0, min(i, len(s)-1))]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func round(v float64, digits int) float64 {
+	f := math.Pow(10, float64(digits))
+	return math.Round(v*f) / f
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
+)
+
+// tracker records when each Deployment's create returned on mco and when
+// each member first saw it (a Deployment informer per member).
+type tracker struct {
+	mu       sync.Mutex
+	members  int
+	create   map[string]time.Time
+	seenBy   map[string]map[string]bool // deployment -> members that have it
+	complete map[string]time.Time       // deployment -> first seen by the last member
+}
+
+// startTracker starts one informer per member on the namespace's
+// Deployments and returns once they have listed; they stop with ctx.
+func startTracker(ctx context.Context, members map[string]kubernetes.Interface, ns string) (*tracker, error) {
+	t := &tracker{members: len(members), create: map[string]time.Time{},
+		seenBy: map[string]map[string]bool{}, complete: map[string]time.Time{}}
+	for name, client := range members {
+		factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
+		inf := factory.Apps().V1().Deployments().Informer()
+		seen := func(obj any) {
+			if d, ok := obj.(*appsv1.Deployment); ok {
+				t.seen(name, d.Name, time.Now())
+			}
+		}
+		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc:    seen,
+			UpdateFunc: func(_, obj any) { seen(obj) },
+		}); err != nil {
+			return nil, fmt.Errorf("watch deployments in %s: %w", name, err)
+		}
+		factory.Start(ctx.Done())
+		syncCtx, cancel := context.WithTimeout(ctx, time.Minute)
+		ok := cache.WaitForCacheSync(syncCtx.Done(), inf.HasSynced)
+		cancel()
+		if !ok {
+			return nil, fmt.Errorf("list deployments in %s: informer did not sync", name)
+		}
+	}
+	return t, nil
+}
+
+func (t *tracker) created(name string, at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.create[name] = at
+}
+
+func (t *tracker) seen(member, name string, at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	by := t.seenBy[name]
+	if by == nil {
+		by = map[string]bool{}
+		t.seenBy[name] = by
+	}
+	if by[member] {
+		return
+	}
+	by[member] = true
+	if len(by) == t.members {
+		t.complete[name] = at
+	}
+}
+
+// done counts the names in every member.
+func (t *tracker) done(names []string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	for _, name := range names {
+		if _, ok := t.complete[name]; ok {
+			n++
+		}
+	}
+	return n
+}
+
+// wait returns once every name is in every member, reporting progress
+// every 10 s; it gives up when ctx ends.
+func (t *tracker) wait(ctx context.Context, names []string, phase string, logf func(string, ...any)) error {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	lastLog := time.Now()
+	for {
+		n := t.done(names)
+		if n == len(names) {
+			return nil
+		}
+		if time.Since(lastLog) >= 10*time.Second {
+			logf("%s phase: %d of %d Deployments in every member", phase, n, len(names))
+			lastLog = time.Now()
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s phase: only %d of %d Deployments reached every member: %w", phase, n, len(names), ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
+
+// latencies are, per name, the time from its create returning on mco to its
+// presence in every member. Call once every name is complete.
+func (t *tracker) latencies(names []string) []time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]time.Duration, 0, len(names))
+	for _, name := range names {
+		out = append(out, t.complete[name].Sub(t.create[name]))
+	}
+	return out
+}
+
+// lastComplete is when the last of the names reached every member.
+func (t *tracker) lastComplete(names []string) time.Time {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var last time.Time
+	for _, name := range names {
+		if c := t.complete[name]; c.After(last) {
+			last = c
+		}
+	}
+	return last
+}
