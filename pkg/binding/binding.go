@@ -124,6 +124,23 @@ func (s *Store) Get(k Key) (*View, error) {
 	return viewOfRB(rb.DeepCopy()), nil
 }
 
+// GetLive reads a binding from mco-apiserver itself, for when the cache
+// may lag behind a write this process just made.
+func (s *Store) GetLive(ctx context.Context, k Key) (*View, error) {
+	if k.Namespace == "" {
+		crb, err := s.Client.WorkV1alpha2().ClusterResourceBindings().Get(ctx, k.Name, metav1.GetOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return viewOfCRB(crb), nil
+	}
+	rb, err := s.Client.WorkV1alpha2().ResourceBindings(k.Namespace).Get(ctx, k.Name, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return viewOfRB(rb), nil
+}
+
 // Create writes a new binding.
 func (s *Store) Create(ctx context.Context, v *View) (*View, error) {
 	if v.crb != nil {

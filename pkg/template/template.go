@@ -45,6 +45,9 @@ type Resources struct {
 	Factory dynamicinformer.DynamicSharedInformerFactory
 	List    []Resource
 	byGVK   map[schema.GroupVersionKind]Resource
+	// StatusWrites tells mco's own status writes apart from changes that
+	// matter to propagation.
+	StatusWrites *StatusWrites
 }
 
 // notTemplates are served resources that are never propagated as templates:
@@ -81,7 +84,7 @@ func Discover(d discovery.DiscoveryInterface, factory dynamicinformer.DynamicSha
 	if err != nil && len(lists) == 0 {
 		return nil, fmt.Errorf("discover served resources: %w", err)
 	}
-	r := &Resources{Factory: factory, byGVK: map[schema.GroupVersionKind]Resource{}}
+	r := &Resources{Factory: factory, byGVK: map[schema.GroupVersionKind]Resource{}, StatusWrites: NewStatusWrites()}
 	for _, l := range lists {
 		gv, err := schema.ParseGroupVersion(l.GroupVersion)
 		if err != nil {

@@ -198,6 +198,11 @@ func (b *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) (b
 	api := b.mco.WorkV1alpha1().Works(want.Namespace)
 	have, err := b.works.Works(want.Namespace).Get(want.Name)
 	if apierrors.IsNotFound(err) {
+		// The cache may not show a Work created moments ago: ask the server
+		// before creating (a read is cheaper than a refused write).
+		have, err = api.Get(ctx, want.Name, metav1.GetOptions{})
+	}
+	if apierrors.IsNotFound(err) {
 		if _, err := api.Create(ctx, want, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 			if apierrors.IsNotFound(err) {
 				return false, controller.Retry("execution space %s does not exist yet", want.Namespace)

@@ -30,7 +30,7 @@ import (
 
 // workSettle is how long Work changes are gathered before a binding's
 // status is written.
-const workSettle = 300 * time.Millisecond
+const workSettle = time.Second
 
 // Controller is the binding status controller.
 type Controller struct {
@@ -53,13 +53,15 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	for _, r := range c.Templates.List {
 		s.loop.WaitFor(c.Templates.Informer(r).HasSynced)
 	}
+	// A new or changed binding is followed by its Works: wait for them
+	// rather than write a status that only says "no work yet".
 	onBinding := cache.ResourceEventHandlerFuncs{
-		AddFunc: s.enqueue,
+		AddFunc: s.enqueueSettled,
 		UpdateFunc: func(oldObj, newObj any) {
 			o, _ := meta.Accessor(oldObj)
 			n, _ := meta.Accessor(newObj)
 			if o == nil || n == nil || o.GetGeneration() != n.GetGeneration() {
-				s.enqueue(newObj)
+				s.enqueueSettled(newObj)
 			}
 		},
 	}
@@ -89,9 +91,9 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	return func(ctx context.Context) error { return s.loop.Run(ctx, s.workers) }, nil
 }
 
-func (s *Controller) enqueue(obj any) {
+func (s *Controller) enqueueSettled(obj any) {
 	if k, ok := binding.KeyOf(obj); ok {
-		s.loop.Enqueue(k)
+		s.loop.EnqueueAfter(k, workSettle)
 	}
 }
 
@@ -111,7 +113,17 @@ func (s *Controller) sync(ctx context.Context, k binding.Key) error {
 	if err != nil {
 		return err
 	}
-	items := aggregate(binding.Targets(v.Spec), works)
+	targets := binding.Targets(v.Spec)
+	placedAt := v.Meta.CreationTimestamp.Time
+	if t := v.Status.LastScheduledTime; t != nil && t.After(placedAt) {
+		placedAt = t.Time
+	}
+	if wait := settling(targets, works, placedAt, time.Now()); wait > 0 {
+		// Each Work's update queues the binding again; this is the fallback.
+		s.loop.EnqueueAfter(k, wait)
+		return nil
+	}
+	items := aggregate(targets, works)
 	before := v.Status.DeepCopy()
 	v.Status.AggregatedStatus = items
 	meta.SetStatusCondition(&v.Status.Conditions, fullyApplied(items, v.Meta.Generation))
@@ -149,8 +161,13 @@ func (s *Controller) updateTemplate(ctx context.Context, v *binding.View) error 
 	if res.Namespaced {
 		client = s.dynamic.Resource(res.GVR).Namespace(tmpl.GetNamespace())
 	}
-	if _, err := client.UpdateStatus(ctx, tmpl, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
+	out, err := client.UpdateStatus(ctx, tmpl, metav1.UpdateOptions{})
+	if err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
 		return fmt.Errorf("update status of %s: %w", tk, err)
 	}
+	s.templates.StatusWrites.Record(out.GetUID(), cached.GetResourceVersion(), out.GetResourceVersion())
 	return nil
 }

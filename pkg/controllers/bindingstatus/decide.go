@@ -1,6 +1,8 @@
 package bindingstatus
 
 import (
+	"time"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -68,4 +70,32 @@ func fullyApplied(items []workv1alpha2.AggregatedStatusItem, generation int64) m
 		}
 	}
 	return c
+}
+
+// settleFor is how long after a placement the binding's status waits for
+// its Works to be applied before it is written anyway.
+const settleFor = 10 * time.Second
+
+// settling returns how much longer to wait before writing a binding's
+// status: while some target's Work is missing or not yet tried by the
+// execution controller, shortly after the binding was placed, a write
+// would only be overwritten a moment later.
+func settling(targets []workv1alpha2.TargetCluster, works []*workv1alpha1.Work, placedAt, now time.Time) time.Duration {
+	age := now.Sub(placedAt)
+	if age >= settleFor {
+		return 0
+	}
+	byCluster := map[string]*workv1alpha1.Work{}
+	for _, w := range works {
+		if c, ok := names.ClusterOf(w.Namespace); ok {
+			byCluster[c] = w
+		}
+	}
+	for _, t := range targets {
+		w := byCluster[t.Name]
+		if w == nil || meta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkApplied) == nil {
+			return settleFor - age
+		}
+	}
+	return 0
 }

@@ -2,6 +2,7 @@ package bindingstatus
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -158,5 +159,38 @@ func TestFullyApplied(t *testing.T) {
 				t.Errorf("condition differs (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestSettling(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	applied := func(cluster string) *workv1alpha1.Work {
+		w := &workv1alpha1.Work{}
+		w.Namespace = names.ExecutionSpace(cluster)
+		w.Status.Conditions = []metav1.Condition{{Type: workv1alpha1.WorkApplied, Status: metav1.ConditionFalse}}
+		return w
+	}
+	untried := func(cluster string) *workv1alpha1.Work {
+		w := &workv1alpha1.Work{}
+		w.Namespace = names.ExecutionSpace(cluster)
+		return w
+	}
+	two := []workv1alpha2.TargetCluster{{Name: "m1"}, {Name: "m2"}}
+	cases := []struct {
+		name     string
+		works    []*workv1alpha1.Work
+		placedAt time.Time
+		want     time.Duration
+	}{
+		{"Every Work tried (even failed) means no wait.", []*workv1alpha1.Work{applied("m1"), applied("m2")}, now, 0},
+		{"A missing Work right after placement waits out the settle time.", []*workv1alpha1.Work{applied("m1")}, now.Add(-4 * time.Second), 6 * time.Second},
+		{"A Work not yet tried right after placement waits too.", []*workv1alpha1.Work{applied("m1"), untried("m2")}, now, settleFor},
+		{"Long after placement nothing waits any more.", nil, now.Add(-time.Minute), 0},
+	}
+	for _, c := range cases {
+		if got := settling(two, c.works, c.placedAt, now); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.name, got, c.want)
+		}
 	}
 }

@@ -156,8 +156,16 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 	if err != nil {
 		return fmt.Errorf("%s %s/%s: %w", obj.GetKind(), obj.GetNamespace(), obj.GetName(), err)
 	}
+	// Point at the template's last change that matters: mco's own status
+	// writes on the template are no reason to touch the binding.
+	want.Resource.ResourceVersion = d.templates.StatusWrites.Effective(obj.GetUID(), obj.GetResourceVersion())
 	key := bindingKey(obj)
 	v, err := d.bindings.Get(key)
+	if apierrors.IsNotFound(err) {
+		// The cache may not show a binding created moments ago: ask the
+		// server before creating (a read is cheaper than a refused write).
+		v, err = d.bindings.GetLive(ctx, key)
+	}
 	if apierrors.IsNotFound(err) {
 		v = binding.New(key)
 		setClaim(v.Meta, c)

@@ -82,35 +82,44 @@ type applied struct {
 
 // applyManifest server-side applies one manifest in the member; it returns
 // an *errConflict when the object exists unmanaged and the manifest says
-// not to take it over.
-func applyManifest(ctx context.Context, c *member.Clients, w *workv1alpha1.Work, manifest *unstructured.Unstructured) (applied, error) {
+// not to take it over. What the drift watch knows spares requests: a
+// namespace seen before is not looked up again, and an object mco applied
+// and saw since is not read before the apply.
+func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, w *workv1alpha1.Work, manifest *unstructured.Unstructured) (applied, error) {
 	t, err := resourceFor(c, manifest)
 	if err != nil {
 		return applied{}, err
 	}
-	if t.namespaced {
-		if err := ensureNamespace(ctx, c, manifest.GetNamespace(), permanentID(w)); err != nil {
+	ns := manifest.GetNamespace()
+	if t.namespaced && !d.namespaceKnown(c.Cluster, ns) {
+		if err := ensureNamespace(ctx, c, ns, permanentID(w)); err != nil {
 			return applied{}, err
 		}
+		d.setNamespace(c.Cluster, ns, true)
 	}
-	existing, err := t.client.Get(ctx, manifest.GetName(), metav1.GetOptions{})
-	switch {
-	case apierrors.IsNotFound(err):
-		existing = nil
-	case err != nil:
-		return applied{}, fmt.Errorf("get %s %s in cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
-	}
-	if existing != nil && !managedBy(existing) &&
-		manifest.GetAnnotations()[workv1alpha1.ResourceConflictResolutionAnnotation] != workv1alpha1.ResourceConflictResolutionOverwrite {
-		return applied{}, &errConflict{msg: fmt.Sprintf("%s %s already exists in cluster %s and was not created by mco; conflictResolution is Abort, so it is left alone (set conflictResolution: Overwrite in the PropagationPolicy to take it over)",
-			manifest.GetKind(), name(manifest), c.Cluster)}
+	created := false
+	if !d.known(c.Cluster, t.gvr, ns, manifest.GetName()) {
+		existing, err := t.client.Get(ctx, manifest.GetName(), metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+			created = true
+		case err != nil:
+			return applied{}, fmt.Errorf("get %s %s in cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
+		case !managedBy(existing) &&
+			manifest.GetAnnotations()[workv1alpha1.ResourceConflictResolutionAnnotation] != workv1alpha1.ResourceConflictResolutionOverwrite:
+			return applied{}, &errConflict{msg: fmt.Sprintf("%s %s already exists in cluster %s and was not created by mco; conflictResolution is Abort, so it is left alone (set conflictResolution: Overwrite in the PropagationPolicy to take it over)",
+				manifest.GetKind(), name(manifest), c.Cluster)}
+		}
 	}
 	obj := stamp(manifest, w)
 	out, err := t.client.Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
 	if err != nil {
+		if t.namespaced && apierrors.IsNotFound(err) {
+			d.setNamespace(c.Cluster, ns, false) // deleted in the member: create it again next time
+		}
 		return applied{}, fmt.Errorf("apply %s %s to cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
 	}
-	return applied{created: existing == nil, gvr: t.gvr, object: out}, nil
+	return applied{created: created, gvr: t.gvr, object: out}, nil
 }
 
 // stamp marks an object with the Work it comes from.

@@ -167,7 +167,7 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 	}
 	statuses := make([]workv1alpha1.ManifestStatus, 0, len(manifests))
 	for i, m := range manifests {
-		res, err := applyManifest(ctx, clients, w, m)
+		res, err := applyManifest(ctx, clients, e.drift, w, m)
 		var conflict *errConflict
 		if errors.As(err, &conflict) {
 			return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonConflict, conflict.msg)

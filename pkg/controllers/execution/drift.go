@@ -1,6 +1,7 @@
 package execution
 
 import (
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -49,10 +50,13 @@ type driftWatch struct {
 	mu      sync.Mutex
 	applied map[string]version
 	watched map[string]map[schema.GroupVersionResource]bool
+	// namespaces known to exist in members ("cluster|namespace").
+	namespaces map[string]bool
 }
 
 func newDriftWatch(enqueue func(cluster, work string)) *driftWatch {
-	return &driftWatch{enqueue: enqueue, applied: map[string]version{}, watched: map[string]map[schema.GroupVersionResource]bool{}}
+	return &driftWatch{enqueue: enqueue, applied: map[string]version{}, watched: map[string]map[schema.GroupVersionResource]bool{},
+		namespaces: map[string]bool{}}
 }
 
 func objectKey(cluster string, gvr schema.GroupVersionResource, namespace, name string) string {
@@ -64,6 +68,15 @@ func (d *driftWatch) record(cluster string, gvr schema.GroupVersionResource, obj
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.applied[objectKey(cluster, gvr, obj.GetNamespace(), obj.GetName())] = versionOf(obj)
+}
+
+// known tells whether mco applied an object and saw it since (so it
+// exists and is mco's).
+func (d *driftWatch) known(cluster string, gvr schema.GroupVersionResource, namespace, name string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.applied[objectKey(cluster, gvr, namespace, name)]
+	return ok
 }
 
 // forget drops the record of an object withdrawn by mco.
@@ -78,6 +91,29 @@ func (d *driftWatch) forgetCluster(cluster string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	delete(d.watched, cluster)
+	for k := range d.namespaces {
+		if strings.HasPrefix(k, cluster+"|") {
+			delete(d.namespaces, k)
+		}
+	}
+}
+
+// namespaceKnown tells whether a namespace was seen in a member; setNamespace
+// records (or, with false, forgets) it.
+func (d *driftWatch) namespaceKnown(cluster, ns string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.namespaces[cluster+"|"+ns]
+}
+
+func (d *driftWatch) setNamespace(cluster, ns string, known bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if known {
+		d.namespaces[cluster+"|"+ns] = true
+	} else {
+		delete(d.namespaces, cluster+"|"+ns)
+	}
 }
 
 // watch registers, once per member and resource, the handlers on the

@@ -51,6 +51,13 @@ func (c *ControlPlane) SchedulerURL() string {
 	return fmt.Sprintf("http://127.0.0.1:%d", c.SchedulerPort)
 }
 
+// Client rates of the control plane's components: everything runs on one
+// machine, so client-side throttling would only hide what the servers can do.
+const (
+	clientQPS   = "--kube-api-qps=1000"
+	clientBurst = "--kube-api-burst=2000"
+)
+
 func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 	port, err := freePort()
 	if err != nil {
@@ -90,6 +97,7 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 	c.Scheduler, err = startProcess("mco-scheduler", filepath.Join(env.BinDir, "mco-scheduler"), []string{
 		"--kubeconfig=" + c.Kubeconfig,
 		"--bind-address=127.0.0.1:" + strconv.Itoa(c.SchedulerPort),
+		clientQPS, clientBurst,
 	}, filepath.Join(env.Dir, "logs", "mco"))
 	if err != nil {
 		return c, err
@@ -105,8 +113,7 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 		"--bind-address=127.0.0.1:" + strconv.Itoa(c.ControllerManagerPort),
 		// Short so that demos and tests see member changes quickly.
 		"--cluster-status-update-frequency=2s",
-		// The rates of Karmada's published test setup: one machine hosts it all.
-		"--kube-api-qps=200", "--kube-api-burst=400",
+		clientQPS, clientBurst,
 	}, filepath.Join(env.Dir, "logs", "mco"))
 	if err != nil {
 		return c, err

@@ -1,0 +1,54 @@
+package template
+
+import (
+	"sync"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// StatusWrites remembers which resourceVersions of templates come from
+// mco's own status writes, so that a binding keeps pointing at the
+// template's last change that matters (spec or metadata) instead of being
+// rewritten after every status write.
+type StatusWrites struct {
+	mu     sync.Mutex
+	latest map[types.UID]statusWrite
+}
+
+type statusWrite struct {
+	after     string // resourceVersion the status write produced
+	effective string // resourceVersion of the last change before it that was not ours
+}
+
+// NewStatusWrites returns an empty record.
+func NewStatusWrites() *StatusWrites { return &StatusWrites{latest: map[types.UID]statusWrite{}} }
+
+// Record notes that a status write took template uid from resourceVersion
+// before to after.
+func (s *StatusWrites) Record(uid types.UID, before, after string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	eff := before
+	if w, ok := s.latest[uid]; ok && w.after == before {
+		eff = w.effective
+	}
+	s.latest[uid] = statusWrite{after: after, effective: eff}
+}
+
+// Effective returns the resourceVersion of the template's last change that
+// was not one of mco's status writes (rv itself when rv is not one).
+func (s *StatusWrites) Effective(uid types.UID, rv string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w, ok := s.latest[uid]; ok && w.after == rv {
+		return w.effective
+	}
+	return rv
+}
+
+// Forget drops what is known of a deleted template.
+func (s *StatusWrites) Forget(uid types.UID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.latest, uid)
+}
