@@ -100,10 +100,7 @@ func (c *Controller[K]) Run(ctx context.Context, workers int) error {
 	defer c.queue.ShutDown()
 	logger := klog.FromContext(ctx).WithValues("controller", c.name)
 	if !cache.WaitForCacheSync(ctx.Done(), c.synced...) {
-		if ctx.Err() != nil {
-			return nil
-		}
-		return fmt.Errorf("%s: caches did not sync", c.name)
+		return nil // only when ctx ended
 	}
 	logger.V(1).Info("Controller started", "workers", workers)
 	ctx = klog.NewContext(ctx, logger)

@@ -5,7 +5,6 @@ package clusterstatus
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -15,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/tools/cache"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
@@ -144,7 +142,7 @@ func probe(ctx context.Context, c *member.Clients) (reachable, healthy bool, msg
 			continue
 		}
 		if err != nil && code == 0 {
-			return false, false, describe(err)
+			return false, false, err.Error()
 		}
 		if code != http.StatusOK {
 			return true, false, fmt.Sprintf("%s returned %d: %s", path, code, truncate(string(body), 200))
@@ -152,14 +150,6 @@ func probe(ctx context.Context, c *member.Clients) (reachable, healthy bool, msg
 		return true, true, ""
 	}
 	return true, false, "neither /readyz nor /healthz is served"
-}
-
-func describe(err error) string {
-	var d *discovery.ErrGroupDiscoveryFailed
-	if errors.As(err, &d) {
-		return "discovery failed"
-	}
-	return err.Error()
 }
 
 func truncate(s string, n int) string {
