@@ -98,12 +98,12 @@ func up(ctx context.Context, dir, bin string) error {
 		return err
 	}
 	fmt.Printf(`
-mco (apiserver and scheduler) and %d member clusters are up (%.0fs). Logs: %s
+mco (apiserver, scheduler, controller-manager) and %d member clusters are up (%.0fs). Logs: %s
 
   export KUBECONFIG=%s
   %s/kubectl get clusters                       # on mco (context "mco")
   %s/kubectl --context member1 get nodes        # a member
-  %s/kubectl apply -f artifacts/examples/       # a Deployment and its policies, stored on mco
+  %s/kubectl apply -f artifacts/examples/       # a Deployment and its policies, propagated to the members
 
 Stop everything with: make local-down
 `, len(env.Members), time.Since(start).Seconds(), filepath.Join(dir, "logs"), path, bin, bin, bin)
