@@ -3,15 +3,11 @@ package localcluster
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
-	"time"
 
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/mco-org/mco/pkg/apiserver/pki"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	"github.com/mco-org/mco/pkg/join"
 )
@@ -33,7 +29,7 @@ type ControlPlane struct {
 }
 
 // URL is mco-apiserver's address.
-func (c *ControlPlane) URL() string { return fmt.Sprintf("https://127.0.0.1:%d", c.Port) }
+func (c *ControlPlane) URL() string { return APIServerURL(c.Port) }
 
 // Processes lists the control plane's processes, the apiserver last.
 func (c *ControlPlane) Processes() []*Process {
@@ -42,14 +38,10 @@ func (c *ControlPlane) Processes() []*Process {
 
 // ControllerManagerURL is the base URL of mco-controller-manager's health
 // and metrics.
-func (c *ControlPlane) ControllerManagerURL() string {
-	return fmt.Sprintf("http://127.0.0.1:%d", c.ControllerManagerPort)
-}
+func (c *ControlPlane) ControllerManagerURL() string { return HealthURL(c.ControllerManagerPort) }
 
 // SchedulerURL is the base URL of mco-scheduler's health and metrics.
-func (c *ControlPlane) SchedulerURL() string {
-	return fmt.Sprintf("http://127.0.0.1:%d", c.SchedulerPort)
-}
+func (c *ControlPlane) SchedulerURL() string { return HealthURL(c.SchedulerPort) }
 
 // Client rates of the control plane's components: everything runs on one
 // machine, so client-side throttling would only hide what the servers can do.
@@ -59,67 +51,33 @@ const (
 )
 
 func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
-	port, err := freePort()
-	if err != nil {
-		return nil, err
+	c := &ControlPlane{DataDir: filepath.Join(env.Dir, "mco")}
+	c.Kubeconfig = APIServerKubeconfig(c.DataDir)
+	logDir := filepath.Join(env.Dir, "logs", "mco")
+	api, err := StartAPIServer(ctx, env.BinDir, c.DataDir, logDir)
+	if api != nil {
+		c.Port, c.APIServer = api.Port, api.Process
 	}
-	c := &ControlPlane{Port: port, DataDir: filepath.Join(env.Dir, "mco")}
-	c.Kubeconfig = filepath.Join(c.DataDir, "admin.kubeconfig")
-	if err := os.MkdirAll(c.DataDir, 0o755); err != nil {
-		return nil, err
-	}
-	c.APIServer, err = startProcess("mco-apiserver", filepath.Join(env.BinDir, "mco-apiserver"), []string{
-		"--data-dir=" + c.DataDir,
-		"--bind-address=127.0.0.1",
-		"--secure-port=" + strconv.Itoa(port),
-	}, filepath.Join(env.Dir, "logs", "mco"))
-	if err != nil {
-		return nil, err
-	}
-	files := pki.FilesIn(filepath.Join(c.DataDir, "pki"))
-	// The PKI appears once the server has started; wait for it, then readyz.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if _, err := os.Stat(c.Kubeconfig); err == nil {
-			break
-		}
-		if time.Now().After(deadline) || !c.APIServer.Running() {
-			return c, fmt.Errorf("mco-apiserver did not start; see %s", c.APIServer.Log)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	if err := waitHTTPS(ctx, c.URL()+"/readyz", files, 60*time.Second, c.APIServer); err != nil {
-		return c, fmt.Errorf("mco-apiserver: %w", err)
-	}
-	if c.SchedulerPort, err = freePort(); err != nil {
-		return c, err
-	}
-	c.Scheduler, err = startProcess("mco-scheduler", filepath.Join(env.BinDir, "mco-scheduler"), []string{
-		"--kubeconfig=" + c.Kubeconfig,
-		"--bind-address=127.0.0.1:" + strconv.Itoa(c.SchedulerPort),
-		clientQPS, clientBurst,
-	}, filepath.Join(env.Dir, "logs", "mco"))
 	if err != nil {
 		return c, err
 	}
-	if err := waitHTTP(ctx, http.DefaultClient, c.SchedulerURL()+"/readyz", 60*time.Second, c.Scheduler); err != nil {
-		return c, fmt.Errorf("mco-scheduler: %w", err)
+	sched, err := StartScheduler(ctx, env.BinDir, c.Kubeconfig, logDir, clientQPS, clientBurst)
+	if sched != nil {
+		c.SchedulerPort, c.Scheduler = sched.Port, sched.Process
 	}
-	if c.ControllerManagerPort, err = freePort(); err != nil {
+	if err != nil {
 		return c, err
 	}
-	c.ControllerManager, err = startProcess("mco-controller-manager", filepath.Join(env.BinDir, "mco-controller-manager"), []string{
-		"--kubeconfig=" + c.Kubeconfig,
-		"--bind-address=127.0.0.1:" + strconv.Itoa(c.ControllerManagerPort),
+	cm, err := StartControllerManager(ctx, env.BinDir, c.Kubeconfig, logDir,
 		// Short so that demos and tests see member changes quickly.
 		"--cluster-status-update-frequency=2s",
 		clientQPS, clientBurst,
-	}, filepath.Join(env.Dir, "logs", "mco"))
+	)
+	if cm != nil {
+		c.ControllerManagerPort, c.ControllerManager = cm.Port, cm.Process
+	}
 	if err != nil {
 		return c, err
-	}
-	if err := waitHTTP(ctx, http.DefaultClient, c.ControllerManagerURL()+"/readyz", 60*time.Second, c.ControllerManager); err != nil {
-		return c, fmt.Errorf("mco-controller-manager: %w", err)
 	}
 	return c, nil
 }

@@ -1,7 +1,8 @@
 // Package localcluster runs mco and real member clusters on one machine:
 // a shared etcd, and per member a kube-apiserver, kube-controller-manager,
-// kube-scheduler and kwok with fake nodes. `make local-up` and the e2e tests
-// both use it.
+// kube-scheduler and kwok with fake nodes. `make local-up`, the e2e tests
+// and the benchmark use it; the integration tests start single mco
+// components through it (components.go).
 package localcluster
 
 import (
@@ -125,6 +126,19 @@ func (p *Process) Restart() error {
 	}
 	p.PID = np.PID
 	return nil
+}
+
+// LogTail returns at most the last n bytes of the process's log, for
+// showing why it failed.
+func (p *Process) LogTail(n int) string {
+	data, err := os.ReadFile(p.Log)
+	if err != nil {
+		return fmt.Sprintf("(read log: %v)", err)
+	}
+	if len(data) > n {
+		data = data[len(data)-n:]
+	}
+	return string(data)
 }
 
 // readJSON and writeJSON persist state files.

@@ -1,0 +1,118 @@
+package localcluster
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/mco-org/mco/pkg/apiserver/pki"
+)
+
+// This file is the one place that knows how mco's components are launched:
+// binary, flags, loopback port and readiness. The control plane of
+// `make local-up` and the e2e tests, and the integration test framework,
+// all start them through these functions.
+
+// Component is a started mco component and the loopback port it serves on.
+// On a readiness error the Start functions return it too, so that the
+// caller can stop the process and read its log.
+type Component struct {
+	*Process
+	Port int
+}
+
+// readyTimeout bounds each readiness wait of a component.
+const readyTimeout = 60 * time.Second
+
+// APIServerKubeconfig is the admin kubeconfig mco-apiserver writes into its
+// data directory.
+func APIServerKubeconfig(dataDir string) string {
+	return filepath.Join(dataDir, "admin.kubeconfig")
+}
+
+// APIServerURL is the base URL of mco-apiserver on port.
+func APIServerURL(port int) string { return fmt.Sprintf("https://127.0.0.1:%d", port) }
+
+// HealthURL is the base URL of the health and metrics of mco-scheduler or
+// mco-controller-manager on port.
+func HealthURL(port int) string { return fmt.Sprintf("http://127.0.0.1:%d", port) }
+
+// StartAPIServer starts mco-apiserver from binDir on a free loopback port,
+// with its data (PKI, admin kubeconfig, embedded etcd) in dataDir and its
+// log in logDir, and waits until /readyz answers.
+func StartAPIServer(ctx context.Context, binDir, dataDir, logDir string, extraArgs ...string) (*Component, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create data dir: %w", err)
+	}
+	args := append([]string{
+		"--data-dir=" + dataDir,
+		"--bind-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(port),
+	}, extraArgs...)
+	p, err := startProcess("mco-apiserver", filepath.Join(binDir, "mco-apiserver"), args, logDir)
+	if err != nil {
+		return nil, err
+	}
+	c := &Component{Process: p, Port: port}
+	// The PKI and kubeconfig appear once the server has started; wait for
+	// them, then readyz.
+	deadline := time.Now().Add(readyTimeout)
+	for {
+		if _, err := os.Stat(APIServerKubeconfig(dataDir)); err == nil {
+			break
+		}
+		if time.Now().After(deadline) || !p.Running() {
+			return c, fmt.Errorf("mco-apiserver did not start; see %s", p.Log)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	files := pki.FilesIn(filepath.Join(dataDir, "pki"))
+	if err := waitHTTPS(ctx, APIServerURL(port)+"/readyz", files, readyTimeout, p); err != nil {
+		return c, fmt.Errorf("mco-apiserver: %w", err)
+	}
+	return c, nil
+}
+
+// StartScheduler starts mco-scheduler from binDir against the apiserver of
+// kubeconfig, serving health and metrics on a free loopback port, and waits
+// until it is ready (caches synced).
+func StartScheduler(ctx context.Context, binDir, kubeconfig, logDir string, extraArgs ...string) (*Component, error) {
+	return startClientComponent(ctx, "mco-scheduler", binDir, kubeconfig, logDir, extraArgs)
+}
+
+// StartControllerManager starts mco-controller-manager from binDir against
+// the apiserver of kubeconfig, serving health and metrics on a free loopback
+// port, and waits until it is ready.
+func StartControllerManager(ctx context.Context, binDir, kubeconfig, logDir string, extraArgs ...string) (*Component, error) {
+	return startClientComponent(ctx, "mco-controller-manager", binDir, kubeconfig, logDir, extraArgs)
+}
+
+// startClientComponent starts a component that is a client of mco-apiserver
+// and serves /readyz over plain HTTP on --bind-address.
+func startClientComponent(ctx context.Context, name, binDir, kubeconfig, logDir string, extraArgs []string) (*Component, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	args := append([]string{
+		"--kubeconfig=" + kubeconfig,
+		"--bind-address=127.0.0.1:" + strconv.Itoa(port),
+	}, extraArgs...)
+	p, err := startProcess(name, filepath.Join(binDir, name), args, logDir)
+	if err != nil {
+		return nil, err
+	}
+	c := &Component{Process: p, Port: port}
+	if err := waitHTTP(ctx, http.DefaultClient, HealthURL(port)+"/readyz", readyTimeout, p); err != nil {
+		return c, fmt.Errorf("%s: %w", name, err)
+	}
+	return c, nil
+}
