@@ -114,6 +114,9 @@ func (s *Controller) sync(ctx context.Context, k binding.Key) error {
 		return err
 	}
 	targets := binding.Targets(v.Spec)
+	if len(targets) == 0 && !decided(v) {
+		return nil // the scheduler's decision, a change of generation, queues it again
+	}
 	placedAt := v.Meta.CreationTimestamp.Time
 	if t := v.Status.LastScheduledTime; t != nil && t.After(placedAt) {
 		placedAt = t.Time

@@ -8,6 +8,7 @@ import (
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/names"
 )
 
@@ -72,30 +73,47 @@ func fullyApplied(items []workv1alpha2.AggregatedStatusItem, generation int64) m
 	return c
 }
 
-// settleFor is how long after a placement the binding's status waits for
-// its Works to be applied before it is written anyway.
-const settleFor = 10 * time.Second
+// How long after a placement the binding's status waits before it is
+// written anyway: for a Work that does not exist yet (the binding
+// controller may have written nothing for a cluster), and for a Work the
+// execution controller has not tried yet (it always records a try, so this
+// is only a fallback when it does not run).
+const (
+	settleFor   = 30 * time.Second
+	untriedWait = 5 * time.Minute
+)
 
 // settling returns how much longer to wait before writing a binding's
 // status: while some target's Work is missing or not yet tried by the
-// execution controller, shortly after the binding was placed, a write
-// would only be overwritten a moment later.
+// execution controller, a write would only be overwritten a moment later.
 func settling(targets []workv1alpha2.TargetCluster, works []*workv1alpha1.Work, placedAt, now time.Time) time.Duration {
 	age := now.Sub(placedAt)
-	if age >= settleFor {
-		return 0
-	}
 	byCluster := map[string]*workv1alpha1.Work{}
 	for _, w := range works {
 		if c, ok := names.ClusterOf(w.Namespace); ok {
 			byCluster[c] = w
 		}
 	}
+	var wait time.Duration
 	for _, t := range targets {
 		w := byCluster[t.Name]
-		if w == nil || meta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkApplied) == nil {
-			return settleFor - age
+		switch {
+		case w == nil && age < settleFor:
+			wait = max(wait, settleFor-age)
+		case w != nil && meta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkApplied) == nil && age < untriedWait:
+			wait = max(wait, untriedWait-age)
 		}
 	}
-	return 0
+	return wait
+}
+
+// decided tells whether a binding's placement is settled for its
+// generation: the scheduler has answered it (a binding without placement
+// goes where the bindings requiring it go and has nothing to wait for).
+func decided(v *binding.View) bool {
+	if v.Spec.Placement == nil {
+		return len(v.Spec.RequiredBy) > 0
+	}
+	c := meta.FindStatusCondition(v.Status.Conditions, workv1alpha2.Scheduled)
+	return c != nil && c.ObservedGeneration >= v.Meta.Generation
 }

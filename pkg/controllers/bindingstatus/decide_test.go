@@ -184,9 +184,10 @@ func TestSettling(t *testing.T) {
 		want     time.Duration
 	}{
 		{"Every Work tried (even failed) means no wait.", []*workv1alpha1.Work{applied("m1"), applied("m2")}, now, 0},
-		{"A missing Work right after placement waits out the settle time.", []*workv1alpha1.Work{applied("m1")}, now.Add(-4 * time.Second), 6 * time.Second},
-		{"A Work not yet tried right after placement waits too.", []*workv1alpha1.Work{applied("m1"), untried("m2")}, now, settleFor},
-		{"Long after placement nothing waits any more.", nil, now.Add(-time.Minute), 0},
+		{"A missing Work right after placement waits out the settle time.", []*workv1alpha1.Work{applied("m1")}, now.Add(-4 * time.Second), settleFor - 4*time.Second},
+		{"A Work not yet tried waits for its try, however long the queue.", []*workv1alpha1.Work{applied("m1"), untried("m2")}, now.Add(-time.Minute), untriedWait - time.Minute},
+		{"Long after placement a missing Work no longer holds the status back.", []*workv1alpha1.Work{applied("m1")}, now.Add(-time.Minute), 0},
+		{"Past the fallback an untried Work no longer holds it back either.", []*workv1alpha1.Work{untried("m1"), untried("m2")}, now.Add(-10 * time.Minute), 0},
 	}
 	for _, c := range cases {
 		if got := settling(two, c.works, c.placedAt, now); got != c.want {
