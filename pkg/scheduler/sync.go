@@ -39,6 +39,19 @@ func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
 	stype := scheduleType(b.Spec)
 	res, schedErr := s.core.Schedule(ctx, core.Input{Spec: b.Spec, Status: b.Status, UID: string(b.Meta.UID), Clusters: clusters})
 	out := decide(b.Spec, b.Status, b.Meta.Generation, res, schedErr, metav1.Now())
+	if out.clusters == nil && out.status != nil {
+		// A status-only write: the cache may not show our own last write
+		// yet (our spec write bumped the generation and queued this pass).
+		// Decide again on the server's copy rather than be refused.
+		fresh, err := s.bindings.GetLive(ctx, k)
+		if err != nil {
+			return ignoreNotFound(err)
+		}
+		if fresh.Meta.Generation == b.Meta.Generation {
+			b = fresh
+			out = decide(b.Spec, b.Status, b.Meta.Generation, res, schedErr, metav1.Now())
+		}
+	}
 	defer func() {
 		s.pending.record(k, out.result)
 		s.metrics.ScheduleAttempts.WithLabelValues(out.result, stype).Inc()

@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	bindingcontroller "github.com/mco-org/mco/pkg/controllers/binding"
@@ -127,15 +128,31 @@ func (s *Controller) sync(ctx context.Context, k binding.Key) error {
 		return nil
 	}
 	items := aggregate(targets, works)
+	if changed := setAggregated(v, items); changed {
+		// The scheduler writes this status too: write on the server's latest
+		// copy rather than the cache's, which may lag behind it (a refused
+		// write costs more than a read).
+		fresh, err := s.bindings.GetLive(ctx, k)
+		if err != nil {
+			return err
+		}
+		if setAggregated(fresh, items) {
+			if err := s.bindings.UpdateStatus(ctx, fresh); err != nil {
+				return err
+			}
+		}
+		v = fresh
+	}
+	return s.updateTemplate(ctx, v)
+}
+
+// setAggregated puts the aggregated items and the FullyApplied condition
+// into a binding's status and reports whether that changed it.
+func setAggregated(v *binding.View, items []workv1alpha2.AggregatedStatusItem) bool {
 	before := v.Status.DeepCopy()
 	v.Status.AggregatedStatus = items
 	meta.SetStatusCondition(&v.Status.Conditions, fullyApplied(items, v.Meta.Generation))
-	if !apiequality.Semantic.DeepEqual(before, v.Status) {
-		if err := s.bindings.UpdateStatus(ctx, v); err != nil {
-			return err
-		}
-	}
-	return s.updateTemplate(ctx, v)
+	return !apiequality.Semantic.DeepEqual(before, v.Status)
 }
 
 // updateTemplate writes the aggregated status onto the template.
