@@ -11,6 +11,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -86,6 +87,23 @@ func start(t *testing.T, c *Controller[string], workers int) (stop func() error)
 	return stop
 }
 
+// pollCounter counts the calls of an InformerSynced it hands out.
+type pollCounter struct{ n atomic.Int32 }
+
+func (p *pollCounter) synced(result bool) cache.InformerSynced {
+	return func() bool { p.n.Add(1); return result }
+}
+
+// waitFor polls cond until it holds, failing the test at waitLimit.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, waitLimit, true,
+		func(context.Context) (bool, error) { return cond(), nil })
+	if err != nil {
+		t.Fatalf("%s: not within %s", what, waitLimit)
+	}
+}
+
 // await waits until every key in want has been synced successfully as often
 // as listed (counting all calls).
 func await(t *testing.T, r *recorder, want map[string]int) {
@@ -157,7 +175,8 @@ func TestControllerRetries(t *testing.T) {
 			c.Enqueue("k")
 			stop := start(t, c, 1)
 			await(t, r, map[string]int{"k": tc.failures + 1})
-			time.Sleep(50 * time.Millisecond) // ten times the longest back-off: no further retry may come
+			// Forgotten after its success: no retry of it is pending any more.
+			waitFor(t, "the key forgotten", func() bool { return c.queue.NumRequeues("k") == 0 && c.Len() == 0 })
 			if err := stop(); err != nil {
 				t.Fatal(err)
 			}
@@ -184,9 +203,10 @@ func TestControllerRunReturnsWhenContextEnds(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := New("test", newRecorder().sync, fast())
-			c.WaitFor(tc.synced...)
+			polled := &pollCounter{}
+			c.WaitFor(append([]cache.InformerSynced{polled.synced(true)}, tc.synced...)...)
 			stop := start(t, c, tc.workers)
-			time.Sleep(20 * time.Millisecond)
+			waitFor(t, "Run polling its caches", func() bool { return polled.n.Load() > 0 })
 			if err := stop(); err != nil {
 				t.Fatalf("Run = %v, want nil", err)
 			}
@@ -199,10 +219,11 @@ func TestControllerWaitsForCaches(t *testing.T) {
 	var synced atomic.Bool
 	r := newRecorder()
 	c := New("test", r.sync, fast())
-	c.WaitFor(func() bool { return true }, synced.Load)
+	polled := &pollCounter{}
+	c.WaitFor(polled.synced(true), synced.Load)
 	c.Enqueue("k")
 	start(t, c, 1)
-	time.Sleep(250 * time.Millisecond) // more than two polls of the cache sync wait
+	waitFor(t, "two polls of the caches", func() bool { return polled.n.Load() >= 2 })
 	if n := r.calledTimes("k"); n != 0 {
 		t.Fatalf("sync called %d times before the caches synced, want 0", n)
 	}

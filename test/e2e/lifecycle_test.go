@@ -153,11 +153,22 @@ func TestDeletingPolicyKeepsMemberObjects(t *testing.T) {
 		}
 		return len(d.Annotations["propagationpolicy.karmada.io/name"]) == 0, fmt.Sprintf("annotations %v", d.Annotations)
 	})
-	if _, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(context.Background(), "kept-deployment", metav1.GetOptions{}); err != nil {
-		t.Errorf("binding after policy deletion: %v", err)
+	// Releasing ends with the binding losing the claim; once it has, the
+	// controllers are done with the deletion, and everything must remain.
+	eventually(t, 30*time.Second, "binding released, not deleted", func(ctx context.Context) (bool, string) {
+		b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "kept-deployment", metav1.GetOptions{})
+		if err != nil {
+			return false, fmt.Sprintf("binding after policy deletion: %v", err)
+		}
+		_, claimed := b.Labels["propagationpolicy.karmada.io/permanent-id"]
+		return !claimed, fmt.Sprintf("binding labels %v", b.Labels)
+	})
+	if _, err := mco.WorkV1alpha1().Works(names.ExecutionSpace("member1")).Get(context.Background(), names.Work("Deployment", "kept", ns), metav1.GetOptions{}); err != nil {
+		t.Errorf("work after policy deletion: %v", err)
 	}
-	time.Sleep(2 * time.Second)
-	waitReplicas(t, ns, "kept", map[string]int32{"member1": 1})
+	if got := memberReplicas(context.Background(), t, ns, "kept")["member1"]; got != 1 {
+		t.Errorf("member1 has %d replicas of kept after the policy went, want 1", got)
+	}
 }
 
 // TestDeletingClusterRemovesItsWorks: deleting a Cluster withdraws what mco

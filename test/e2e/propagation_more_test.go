@@ -8,7 +8,11 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/names"
 )
 
 // TestDependenciesFollow: with propagateDeps, a ConfigMap a Deployment
@@ -97,7 +101,19 @@ spec:
 		}
 		return b.Spec.Clusters[0].Replicas == 3, fmt.Sprintf("binding clusters %v", b.Spec.Clusters)
 	})
-	time.Sleep(3 * time.Second)
+	// The execution controller has seen the suspended Work with the new
+	// count when it records the suspension for that generation.
+	eventually(t, 30*time.Second, "the execution controller holds the suspended Work", func(ctx context.Context) (bool, string) {
+		w, err := mco.WorkV1alpha1().Works(names.ExecutionSpace("member1")).Get(ctx, names.Work("Deployment", "web", ns), metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		c := meta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkApplied)
+		suspended := w.Spec.SuspendDispatching != nil && *w.Spec.SuspendDispatching
+		ok := suspended && c != nil && c.Reason == "SuspendDispatching" && c.ObservedGeneration == w.Generation &&
+			strings.Contains(string(w.Spec.Workload.Manifests[0].Raw), `"replicas":3`)
+		return ok, fmt.Sprintf("suspended %v, Applied %+v", suspended, c)
+	})
 	if got := memberReplicas(context.Background(), t, ns, "web")["member1"]; got != 1 {
 		t.Fatalf("member1 got %d replicas while dispatching was suspended, want 1", got)
 	}

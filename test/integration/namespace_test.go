@@ -1,11 +1,13 @@
 package integration
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mco-org/mco/test/integration/framework"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // TestNamespaceLifecycle: system namespaces exist, objects cannot be created
@@ -61,16 +63,12 @@ func TestNamespaceLifecycle(t *testing.T) {
 // being deleted, as mco-controller-manager would.
 func releasePolicy(t *testing.T, s *framework.APIServer, namespace, name string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
 		out := s.MustKubectl(t, "", "get", "pp", name, "-n", namespace, "-o", "jsonpath={.metadata.deletionTimestamp}")
-		if out != "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("policy %s/%s was not deleted", namespace, name)
-		}
-		time.Sleep(200 * time.Millisecond)
+		return out != "", nil
+	})
+	if err != nil {
+		t.Fatalf("policy %s/%s was not deleted", namespace, name)
 	}
 	s.MustKubectl(t, "", "patch", "pp", name, "-n", namespace, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`)
 }
