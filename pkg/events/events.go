@@ -20,7 +20,6 @@ import (
 // Reasons (Karmada's names).
 const (
 	ApplyPolicySucceed      = "ApplyPolicySucceed"
-	ApplyPolicyFailed       = "ApplyPolicyFailed"
 	PreemptPolicySucceed    = "PreemptPolicySucceed"
 	ScheduleBindingSucceed  = "ScheduleBindingSucceed"
 	ScheduleBindingFailed   = "ScheduleBindingFailed"
@@ -28,8 +27,6 @@ const (
 	SyncWorkFailed          = "SyncFailed"
 	ApplyOverrideFailed     = "ApplyOverridePolicyFailed"
 	WorkDispatching         = "WorkDispatching"
-	AggregateStatusFailed   = "AggregateStatusFailed"
-	CleanupWorkFailed       = "CleanupWorkFailed"
 	ResourceNotPropagatable = "ResourceNotPropagatable"
 )
 

@@ -148,14 +148,6 @@ func (m *Manager) Forget(name string) {
 	}
 }
 
-// Cached returns the clients of a cluster if they were built already.
-func (m *Manager) Cached(name string) (*Clients, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	c, ok := m.clients[name]
-	return c, ok
-}
-
 func (m *Manager) build(c *clusterv1alpha1.Cluster, secret *corev1.Secret, fp string) (*Clients, error) {
 	cfg, err := restConfig(c, secret, m.qps, m.burst)
 	if err != nil {

@@ -45,10 +45,3 @@ func (s *StatusWrites) Effective(uid types.UID, rv string) string {
 	}
 	return rv
 }
-
-// Forget drops what is known of a deleted template.
-func (s *StatusWrites) Forget(uid types.UID) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.latest, uid)
-}

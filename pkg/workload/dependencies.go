@@ -9,18 +9,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// Dependency is an object a workload's pods need beside them: a
+// Dependency is an object a workload's pods need beside them: a core/v1
 // ConfigMap, Secret, ServiceAccount or PersistentVolumeClaim in the
 // workload's namespace.
 type Dependency struct {
 	Kind, Namespace, Name string
 }
-
-// APIVersion of every dependency kind (all are core/v1).
-const dependencyAPIVersion = "v1"
-
-// APIVersion returns the dependency's apiVersion.
-func (Dependency) APIVersion() string { return dependencyAPIVersion }
 
 // podSpecPath is where each workload kind keeps its pod spec.
 var podSpecPath = map[string][]string{
