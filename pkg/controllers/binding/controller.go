@@ -203,10 +203,14 @@ func (b *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) (b
 		have, err = api.Get(ctx, want.Name, metav1.GetOptions{})
 	}
 	if apierrors.IsNotFound(err) {
-		if _, err := api.Create(ctx, want, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-			if apierrors.IsNotFound(err) {
-				return false, controller.Retry("execution space %s does not exist yet", want.Namespace)
-			}
+		_, err := api.Create(ctx, want, metav1.CreateOptions{})
+		switch {
+		case apierrors.IsAlreadyExists(err):
+			// Created by someone else since the read: merge into theirs.
+			return false, controller.Retry("work %s/%s appeared while creating it", want.Namespace, want.Name)
+		case apierrors.IsNotFound(err):
+			return false, controller.Retry("execution space %s does not exist yet", want.Namespace)
+		case err != nil:
 			return false, fmt.Errorf("create work %s/%s: %w", want.Namespace, want.Name, err)
 		}
 		return true, nil

@@ -166,10 +166,14 @@ func (d *Controller) attach(ctx context.Context, key binding.Key, obj *unstructu
 		b.Spec.ConflictResolution = v.Spec.ConflictResolution
 		b.Spec.PreserveResourcesOnDeletion = v.Spec.PreserveResourcesOnDeletion
 		b.Spec.RequiredBy = []workv1alpha2.BindingSnapshot{snap}
-		if _, err := d.bindings.Create(ctx, b); err != nil && !apierrors.IsAlreadyExists(err) {
+		_, err = d.bindings.Create(ctx, b)
+		if !apierrors.IsAlreadyExists(err) {
 			return err
 		}
-		return nil
+		// Created a moment ago and not in the cache yet: this snapshot
+		// (the workload's clusters may have changed since) goes on the
+		// server's copy.
+		b, err = d.bindings.GetLive(ctx, key)
 	}
 	if err != nil {
 		return err

@@ -172,7 +172,9 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 		v.Meta.OwnerReferences = []metav1.OwnerReference{ownerReference(obj)}
 		v.Meta.Finalizers = []string{key.Finalizer()} // the binding controller's, set here: one write less
 		*v.Spec = want
-		if _, err := d.bindings.Create(ctx, v); err != nil && !apierrors.IsAlreadyExists(err) {
+		if _, err := d.bindings.Create(ctx, v); apierrors.IsAlreadyExists(err) {
+			return controller.Retry("%s appeared while creating it", key)
+		} else if err != nil {
 			return err
 		}
 		klog.FromContext(ctx).V(2).Info("Created binding", "binding", key)

@@ -6,6 +6,7 @@
 package localcluster
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -55,14 +56,33 @@ func (p *Process) Running() bool {
 	if err := syscall.Kill(p.PID, 0); err != nil {
 		return false
 	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.PID))
+	state, err := procState(fmt.Sprintf("/proc/%d/stat", p.PID))
+	return err != nil || state != 'Z'
+}
+
+// procState reads the state letter of a /proc stat file; it follows the
+// parenthesised command name.
+func procState(path string) (byte, error) {
+	stat, err := os.ReadFile(path)
 	if err != nil {
+		return 0, err
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 || i+2 >= len(stat) {
+		return 0, fmt.Errorf("%s: no state field", path)
+	}
+	return stat[i+2], nil
+}
+
+// stopped reports whether every thread of the process has stopped.
+func (p *Process) stopped() bool {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", p.PID))
+	if err != nil || len(tasks) == 0 {
 		return false
 	}
-	// The state follows the parenthesised command name.
-	for i := len(stat) - 1; i > 0; i-- {
-		if stat[i] == ')' && i+2 < len(stat) {
-			return stat[i+2] != 'Z'
+	for _, t := range tasks {
+		if state, err := procState(t); err == nil && state != 'T' && state != 't' {
+			return false
 		}
 	}
 	return true
@@ -101,8 +121,21 @@ func (p *Process) Kill() error {
 	return nil
 }
 
-// Pause stops the process (SIGSTOP) to simulate an outage.
-func (p *Process) Pause() error { return p.signal(syscall.SIGSTOP) }
+// Pause stops the process (SIGSTOP) to simulate an outage, and returns
+// once every thread has stopped: the signal reaches the threads running on
+// other CPUs a moment after kill returns.
+func (p *Process) Pause() error {
+	if err := p.signal(syscall.SIGSTOP); err != nil {
+		return err
+	}
+	for i := 0; i < 200; i++ {
+		if p.stopped() {
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return fmt.Errorf("%s (pid %d) did not stop within 2s of SIGSTOP", p.Name, p.PID)
+}
 
 // Resume continues a paused process (SIGCONT).
 func (p *Process) Resume() error { return p.signal(syscall.SIGCONT) }
