@@ -1,0 +1,38 @@
+package join
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+)
+
+// WaitReady waits until mco reports the Cluster Ready, and returns it. On
+// timeout the error carries the Ready condition's reason and message.
+func WaitReady(ctx context.Context, mco mcoclient.Interface, name string, timeout time.Duration) (*clusterv1alpha1.Cluster, error) {
+	var last *clusterv1alpha1.Cluster
+	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		c, err := mco.ClusterV1alpha1().Clusters().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, fmt.Errorf("get cluster %s: %w", name, err)
+		}
+		last = c
+		return meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady), nil
+	})
+	if err == nil {
+		return last, nil
+	}
+	why := "mco has not reported on it yet (is mco-controller-manager running?)"
+	if last != nil {
+		if c := meta.FindStatusCondition(last.Status.Conditions, clusterv1alpha1.ClusterConditionReady); c != nil {
+			why = fmt.Sprintf("%s: %s", c.Reason, c.Message)
+		}
+	}
+	return last, fmt.Errorf("cluster %s not Ready within %s: %s", name, timeout, why)
+}
