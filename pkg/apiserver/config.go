@@ -4,6 +4,8 @@
 package apiserver
 
 import (
+	"time"
+
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	genericapiserver "k8s.io/apiserver/pkg/server"
@@ -29,6 +31,9 @@ type ExtraConfig struct {
 	// admission plugins and in-process controllers.
 	KubeClient    kubernetes.Interface
 	KubeInformers informers.SharedInformerFactory
+	// ClusterProxyTimeout bounds the wait for a member's response headers
+	// through clusters/{name}/proxy.
+	ClusterProxyTimeout time.Duration
 }
 
 // Config is the configuration of mco-apiserver before completion.

@@ -1,14 +1,19 @@
 package apiserver
 
 import (
+	"context"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/registry/rest"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	nscontroller "github.com/mco-org/mco/pkg/controllers/namespace"
+	"github.com/mco-org/mco/pkg/registry/clusterproxy"
 	"github.com/mco-org/mco/pkg/registry/namespace"
 	"github.com/mco-org/mco/pkg/registry/resource"
 	"github.com/mco-org/mco/pkg/registry/scale"
@@ -90,10 +95,19 @@ func (c CompletedConfig) storageFor(spec *resource.Spec) (map[string]rest.Storag
 		out[plural] = ns
 		out[plural+"/finalize"] = namespace.NewFinalize(ns)
 	}
+	if spec.Resource == clusterv1alpha1.Resource("clusters") {
+		out[plural+"/proxy"] = clusterproxy.New(main.Store, c.getSecret, c.extra.ClusterProxyTimeout)
+	}
 	if acc, ok := scaleAccessors[spec.Resource]; ok {
 		out[plural+"/scale"] = scale.New(main.Store, acc)
 	}
 	return out, nil
+}
+
+// getSecret reads a secret through the loopback client, for the cluster
+// proxy's member credentials.
+func (c CompletedConfig) getSecret(ctx context.Context, namespace, name string) (*corev1.Secret, error) {
+	return c.extra.KubeClient.CoreV1().Secrets(namespace).Get(ctx, name, metav1.GetOptions{})
 }
 
 // addPostStartHooks creates the system namespaces and starts the namespace

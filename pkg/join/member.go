@@ -8,6 +8,7 @@ import (
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -60,7 +61,8 @@ func prepareMember(ctx context.Context, member kubernetes.Interface, o Options) 
 	}
 	impersonate := []rbacv1.PolicyRule{
 		{APIGroups: []string{""}, Resources: []string{"users", "groups", "serviceaccounts"}, Verbs: []string{"impersonate"}},
-		{APIGroups: []string{authenticationv1.GroupName}, Resources: []string{"userextras/*", "uids"}, Verbs: []string{"impersonate"}},
+		// userextras/<key> and uids: RBAC has no "userextras/*" wildcard.
+		{APIGroups: []string{authenticationv1.GroupName}, Resources: []string{"*"}, Verbs: []string{"impersonate"}},
 	}
 	if err := ensureRBAC(ctx, member, ImpersonatorServiceAccount, ImpersonatorServiceAccount, impersonate...); err != nil {
 		return credentials{}, err
@@ -136,7 +138,20 @@ func requestToken(ctx context.Context, member kubernetes.Interface, sa string, e
 // ClusterRole and ClusterRoleBinding named name.
 func ensureRBAC(ctx context.Context, member kubernetes.Interface, name, sa string, rules ...rbacv1.PolicyRule) error {
 	role := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: name}, Rules: rules}
-	if _, err := member.RbacV1().ClusterRoles().Create(ctx, role, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+	_, err := member.RbacV1().ClusterRoles().Create(ctx, role, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		// Brought up to date: an earlier join may have granted other rules.
+		existing, getErr := member.RbacV1().ClusterRoles().Get(ctx, name, metav1.GetOptions{})
+		if getErr != nil {
+			return fmt.Errorf("get cluster role %s: %w", name, getErr)
+		}
+		err = nil
+		if !apiequality.Semantic.DeepEqual(existing.Rules, rules) {
+			existing.Rules = rules
+			_, err = member.RbacV1().ClusterRoles().Update(ctx, existing, metav1.UpdateOptions{})
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("create cluster role %s: %w", name, err)
 	}
 	binding := &rbacv1.ClusterRoleBinding{

@@ -14,6 +14,7 @@ import (
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/apiserver/pkg/server/dynamiccertificates"
+	genericfilters "k8s.io/apiserver/pkg/server/filters"
 	serverstorage "k8s.io/apiserver/pkg/server/storage"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/dynamic"
@@ -51,6 +52,10 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	}
 	gc.Authentication.Authenticator = authn
 	gc.Authorization.Authorizer = apiserver.AuthorizationModes[o.AuthorizationMode]
+	// Watches and proxied requests (which may be watches) are not cut by
+	// the request timeout, as in kube-apiserver.
+	gc.LongRunningFunc = genericfilters.BasicLongRunningRequestCheck(
+		sets.NewString("watch", "proxy"), sets.NewString("attach", "exec", "proxy", "log", "portforward"))
 
 	// OpenAPI names come from a scheme without the internal registrations,
 	// so that each kind is tagged with its served group-version-kind only.
@@ -111,6 +116,7 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 		Extra: apiserver.ExtraConfig{
 			Scheme: scheme, Codecs: codecs, Resources: resources,
 			KubeClient: kubeClient, KubeInformers: kubeInformers,
+			ClusterProxyTimeout: o.ClusterProxyTimeout,
 		},
 	}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
@@ -33,6 +34,9 @@ type Options struct {
 	TokenAuthFile string
 	// AuthorizationMode names the authorizer (see apiserver.AuthorizationModes).
 	AuthorizationMode string
+	// ClusterProxyTimeout bounds the wait for a member's response headers
+	// through the cluster proxy.
+	ClusterProxyTimeout time.Duration
 
 	SecureServing *genericoptions.SecureServingOptionsWithLoopback
 	Etcd          *genericoptions.EtcdOptions
@@ -44,10 +48,11 @@ type Options struct {
 // New returns options with mco's defaults.
 func New() *Options {
 	o := &Options{
-		DataDir:           "mco-data",
-		AuthorizationMode: "AllowAuthenticated",
-		SecureServing:     genericoptions.NewSecureServingOptions().WithLoopback(),
-		Etcd:              genericoptions.NewEtcdOptions(storagebackend.NewDefaultConfig("/registry", nil)),
+		DataDir:             "mco-data",
+		AuthorizationMode:   "AllowAuthenticated",
+		ClusterProxyTimeout: 30 * time.Second,
+		SecureServing:       genericoptions.NewSecureServingOptions().WithLoopback(),
+		Etcd:                genericoptions.NewEtcdOptions(storagebackend.NewDefaultConfig("/registry", nil)),
 	}
 	o.SecureServing.BindPort = DefaultSecurePort
 	o.SecureServing.BindAddress = net.ParseIP("127.0.0.1")
@@ -63,6 +68,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"CSV file of bearer tokens (token,user,uid,\"group1,group2\") accepted besides client certificates.")
 	fs.StringVar(&o.AuthorizationMode, "authorization-mode", o.AuthorizationMode,
 		"Authorizer for requests. One of: "+strings.Join(modes(), ", ")+".")
+	fs.DurationVar(&o.ClusterProxyTimeout, "cluster-proxy-timeout", o.ClusterProxyTimeout,
+		"How long a request through clusters/{name}/proxy waits for the member's response headers before it fails with 503. Watches stream on once the headers came.")
 	o.SecureServing.AddFlags(fs)
 	o.Etcd.AddFlags(fs)
 	fs.Lookup("etcd-servers").Usage = "External etcd servers (scheme://ip:port, comma-separated). Empty runs an embedded etcd under --data-dir."
@@ -110,6 +117,9 @@ func (o *Options) Validate() error {
 	}
 	if len(o.Etcd.StorageConfig.Transport.ServerList) > 0 {
 		errs = append(errs, o.Etcd.Validate()...)
+	}
+	if o.ClusterProxyTimeout <= 0 {
+		errs = append(errs, errors.New("--cluster-proxy-timeout must be positive"))
 	}
 	if _, ok := apiserver.AuthorizationModes[o.AuthorizationMode]; !ok {
 		errs = append(errs, fmt.Errorf("--authorization-mode %q is not one of %s", o.AuthorizationMode, strings.Join(modes(), ", ")))

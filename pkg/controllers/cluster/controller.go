@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -113,10 +114,49 @@ func (x *Controller) finalize(ctx context.Context, c *clusterv1alpha1.Cluster, s
 	case !apierrors.IsNotFound(err):
 		return fmt.Errorf("get execution space %s: %w", space, err)
 	}
+	if err := x.deleteOwnedSecrets(ctx, c); err != nil {
+		return err
+	}
 	controller.RemoveFinalizer(c, Finalizer)
 	if _, err := x.mco.ClusterV1alpha1().Clusters().Update(ctx, c, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("remove finalizer of cluster %s: %w", c.Name, err)
 	}
 	klog.FromContext(ctx).Info("Cluster removed with its execution space", "cluster", c.Name)
 	return nil
+}
+
+// deleteOwnedSecrets deletes the credentials secrets the Cluster owns (join
+// makes it their owner), as a garbage collector would; secrets a user
+// wrote and only referenced stay.
+func (x *Controller) deleteOwnedSecrets(ctx context.Context, c *clusterv1alpha1.Cluster) error {
+	for _, ref := range []*clusterv1alpha1.LocalSecretReference{c.Spec.SecretRef, c.Spec.ImpersonatorSecretRef} {
+		if ref == nil {
+			continue
+		}
+		s, err := x.kube.CoreV1().Secrets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("get secret %s/%s of cluster %s: %w", ref.Namespace, ref.Name, c.Name, err)
+		}
+		if !ownedBy(s.OwnerReferences, c.UID) {
+			continue
+		}
+		err = x.kube.CoreV1().Secrets(ref.Namespace).Delete(ctx, ref.Name, metav1.DeleteOptions{
+			Preconditions: &metav1.Preconditions{UID: &s.UID}})
+		if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
+			return fmt.Errorf("delete secret %s/%s of cluster %s: %w", ref.Namespace, ref.Name, c.Name, err)
+		}
+	}
+	return nil
+}
+
+func ownedBy(refs []metav1.OwnerReference, uid types.UID) bool {
+	for _, r := range refs {
+		if r.UID == uid {
+			return true
+		}
+	}
+	return false
 }

@@ -48,6 +48,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.AllocatableModeling{}.OpenAPIModelName():                            schema_pkg_apis_cluster_v1alpha1_AllocatableModeling(ref),
 		v1alpha1.Cluster{}.OpenAPIModelName():                                        schema_pkg_apis_cluster_v1alpha1_Cluster(ref),
 		v1alpha1.ClusterList{}.OpenAPIModelName():                                    schema_pkg_apis_cluster_v1alpha1_ClusterList(ref),
+		v1alpha1.ClusterProxyOptions{}.OpenAPIModelName():                            schema_pkg_apis_cluster_v1alpha1_ClusterProxyOptions(ref),
 		v1alpha1.ClusterSpec{}.OpenAPIModelName():                                    schema_pkg_apis_cluster_v1alpha1_ClusterSpec(ref),
 		v1alpha1.ClusterStatus{}.OpenAPIModelName():                                  schema_pkg_apis_cluster_v1alpha1_ClusterStatus(ref),
 		v1alpha1.LocalSecretReference{}.OpenAPIModelName():                           schema_pkg_apis_cluster_v1alpha1_LocalSecretReference(ref),
@@ -742,6 +743,40 @@ func schema_pkg_apis_cluster_v1alpha1_ClusterList(ref common.ReferenceCallback) 
 		},
 		Dependencies: []string{
 			v1alpha1.Cluster{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_cluster_v1alpha1_ClusterProxyOptions(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterProxyOptions are the query options of the clusters/proxy subresource.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"path": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Path is the path below the member's API endpoint the request goes to.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
 	}
 }
 

@@ -54,7 +54,8 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 	c := &ControlPlane{DataDir: filepath.Join(env.Dir, "mco")}
 	c.Kubeconfig = APIServerKubeconfig(c.DataDir)
 	logDir := filepath.Join(env.Dir, "logs", "mco")
-	api, err := StartAPIServer(ctx, env.BinDir, c.DataDir, logDir)
+	// A proxied call to a paused member fails within seconds, not 30.
+	api, err := StartAPIServer(ctx, env.BinDir, c.DataDir, logDir, "--cluster-proxy-timeout=5s")
 	if api != nil {
 		c.Port, c.APIServer = api.Port, api.Process
 	}

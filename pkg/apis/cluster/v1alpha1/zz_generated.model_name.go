@@ -47,6 +47,11 @@ func (in ClusterList) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ClusterProxyOptions) OpenAPIModelName() string {
+	return "io.karmada.cluster.v1alpha1.ClusterProxyOptions"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ClusterSpec) OpenAPIModelName() string {
 	return "io.karmada.cluster.v1alpha1.ClusterSpec"
 }
