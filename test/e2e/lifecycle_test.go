@@ -190,6 +190,12 @@ func TestDeletingClusterRemovesItsWorks(t *testing.T) {
 		_, err = kube.CoreV1().Namespaces().Get(ctx, names.ExecutionSpace("member3"), metav1.GetOptions{})
 		return apierrors.IsNotFound(err), fmt.Sprintf("execution space: %v", err)
 	})
+	// The credentials join stored, owned by the Cluster, went with it.
+	for _, name := range []string{"member3", join.ImpersonatorSecretName("member3")} {
+		if _, err := kube.CoreV1().Secrets(join.Namespace).Get(context.Background(), name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			t.Errorf("secret %s/%s after the Cluster went: %v", join.Namespace, name, err)
+		}
+	}
 	waitReplicas(t, ns, "web", map[string]int32{"member3": -1})
 }
 

@@ -64,6 +64,10 @@ func Run(m *testing.M) int {
 			code = 1
 		}
 	}
+	if err := scanLogsForTokens(dir); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		code = 1
+	}
 	if code != 0 {
 		dumpLogs(dir)
 	}
