@@ -191,11 +191,14 @@ func TestDeletingClusterRemovesItsWorks(t *testing.T) {
 		return apierrors.IsNotFound(err), fmt.Sprintf("execution space: %v", err)
 	})
 	// The credentials join stored, owned by the Cluster, went with it.
-	for _, name := range []string{"member3", join.ImpersonatorSecretName("member3")} {
-		if _, err := kube.CoreV1().Secrets(join.Namespace).Get(context.Background(), name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			t.Errorf("secret %s/%s after the Cluster went: %v", join.Namespace, name, err)
+	eventually(t, 30*time.Second, "member3's credentials gone", func(ctx context.Context) (bool, string) {
+		for _, name := range []string{"member3", join.ImpersonatorSecretName("member3")} {
+			if _, err := kube.CoreV1().Secrets(join.Namespace).Get(ctx, name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+				return false, fmt.Sprintf("secret %s: %v", name, err)
+			}
 		}
-	}
+		return true, ""
+	})
 	waitReplicas(t, ns, "web", map[string]int32{"member3": -1})
 }
 
