@@ -17,6 +17,7 @@ import (
 
 	"github.com/mco-org/mco/pkg/component"
 	"github.com/mco-org/mco/pkg/controllers/namespacesync"
+	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/version"
 )
@@ -29,6 +30,7 @@ type options struct {
 	controllers    []string
 	workers        int
 	statusInterval time.Duration
+	health         shared.ClusterHealth
 	// skippedNamespaces is --skipped-propagating-namespaces; validate
 	// compiles it into skipped.
 	skippedNamespaces []string
@@ -44,6 +46,8 @@ func NewCommand(ctx context.Context) *cobra.Command {
 		controllers:    []string{"*"},
 		workers:        5,
 		statusInterval: 10 * time.Second,
+		health: shared.ClusterHealth{FailureThreshold: 30 * time.Second, SuccessThreshold: 30 * time.Second,
+			MonitorPeriod: 5 * time.Second, MonitorGracePeriod: 40 * time.Second, StartupGracePeriod: time.Minute},
 	}
 	var showVersion bool
 	cmd := &cobra.Command{
@@ -75,6 +79,11 @@ bindingStatus (member status back to Works, bindings and templates), cluster and
 	fs.StringSliceVar(&o.controllers, "controllers", o.controllers, "Controllers to run: '*' for all, 'name' to enable one, '-name' to disable one. Known: "+fmt.Sprint(controllerNames())+".")
 	fs.IntVar(&o.workers, "concurrent-syncs", o.workers, "Workers per controller.")
 	fs.DurationVar(&o.statusInterval, "cluster-status-update-frequency", o.statusInterval, "How often each member cluster's health and resources are collected.")
+	fs.DurationVar(&o.health.FailureThreshold, "cluster-failure-threshold", o.health.FailureThreshold, "How long a member must keep failing its health probe before its Ready condition turns False.")
+	fs.DurationVar(&o.health.SuccessThreshold, "cluster-success-threshold", o.health.SuccessThreshold, "How long a member must keep passing its health probe before its Ready condition turns True again.")
+	fs.DurationVar(&o.health.MonitorPeriod, "cluster-monitor-period", o.health.MonitorPeriod, "How often the cluster controller checks that each Cluster's status is being renewed.")
+	fs.DurationVar(&o.health.MonitorGracePeriod, "cluster-monitor-grace-period", o.health.MonitorGracePeriod, "How long a Cluster's status may go unrenewed before its Ready condition turns Unknown.")
+	fs.DurationVar(&o.health.StartupGracePeriod, "cluster-startup-grace-period", o.health.StartupGracePeriod, "Grace period instead of --cluster-monitor-grace-period for a Cluster just created or just after this process started.")
 	fs.StringSliceVar(&o.skippedNamespaces, "skipped-propagating-namespaces", nil, "Comma-separated regular expressions of namespaces the namespace controller does not copy to member clusters; each must match the whole name. default, kube-*, karmada-system, karmada-cluster and karmada-es-* are always skipped.")
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
 	return cmd
@@ -86,6 +95,15 @@ func (o *options) validate() ([]string, error) {
 	}
 	if o.workers < 1 {
 		return nil, fmt.Errorf("--concurrent-syncs must be at least 1, got %d", o.workers)
+	}
+	for flag, d := range map[string]time.Duration{"cluster-failure-threshold": o.health.FailureThreshold, "cluster-success-threshold": o.health.SuccessThreshold,
+		"cluster-monitor-period": o.health.MonitorPeriod, "cluster-monitor-grace-period": o.health.MonitorGracePeriod, "cluster-startup-grace-period": o.health.StartupGracePeriod} {
+		if d < 0 || (d == 0 && flag != "cluster-failure-threshold" && flag != "cluster-success-threshold") {
+			return nil, fmt.Errorf("--%s must be positive, got %s", flag, d)
+		}
+	}
+	if o.health.MonitorGracePeriod <= o.statusInterval {
+		return nil, fmt.Errorf("--cluster-monitor-grace-period (%s) must be longer than --cluster-status-update-frequency (%s)", o.health.MonitorGracePeriod, o.statusInterval)
 	}
 	if o.statusInterval < time.Second {
 		return nil, fmt.Errorf("--cluster-status-update-frequency must be at least 1s, got %s", o.statusInterval)

@@ -61,6 +61,7 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 		Recorder:                     events.NewRecorder(ctx, kube, "mco-controller-manager"),
 		Workers:                      o.workers,
 		ClusterStatusUpdateFrequency: o.statusInterval,
+		ClusterHealth:                o.health,
 		SkippedPropagatingNamespaces: o.skipped,
 	}
 	// Touch the informers every controller relies on, so they are started.

@@ -13,6 +13,8 @@ type ControllerManager struct {
 	CreateResourceToCluster   *prometheus.CounterVec
 	UpdateResourceToCluster   *prometheus.CounterVec
 	DeleteResourceFromCluster *prometheus.CounterVec
+
+	clusters clusterGauges
 }
 
 // NewControllerManager creates the collectors and registers them, with the
@@ -45,12 +47,17 @@ func NewControllerManager(reg prometheus.Registerer) (*ControllerManager, error)
 			Name: "delete_resource_from_cluster",
 			Help: "Number of resources deleted from member clusters.",
 		}, []string{"result", "apiversion", "kind", "member_cluster"}),
+		clusters: newClusterGauges(),
 	}
-	for _, c := range []prometheus.Collector{
+	collectors := []prometheus.Collector{
 		m.ClusterReadyState, m.ClusterSyncStatusDuration, m.BindingSyncWorkDuration,
 		m.CreateResourceToCluster, m.UpdateResourceToCluster, m.DeleteResourceFromCluster,
 		NewBuildInfo("mco-controller-manager"),
-	} {
+	}
+	for _, g := range m.clusters.all() {
+		collectors = append(collectors, g)
+	}
+	for _, c := range collectors {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

@@ -10,15 +10,20 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
+	coordinationlisters "k8s.io/client-go/listers/coordination/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	"github.com/mco-org/mco/pkg/controller"
+	"github.com/mco-org/mco/pkg/controllers/clusterstatus"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
@@ -34,6 +39,10 @@ type Controller struct {
 	kube       kubernetes.Interface
 	clusters   clusterlisters.ClusterLister
 	namespaces corelisters.NamespaceLister
+	leases     coordinationlisters.LeaseLister
+	health     shared.ClusterHealth
+	started    time.Time
+	now        func() time.Time
 	loop       *controller.Controller[string]
 }
 
@@ -41,9 +50,11 @@ type Controller struct {
 func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
 	ns := c.Namespaces.Core().V1().Namespaces()
-	x := &Controller{mco: c.MCO, kube: c.Kube, clusters: clusters.Lister(), namespaces: ns.Lister()}
+	leases := c.KubeInformers.Coordination().V1().Leases()
+	x := &Controller{mco: c.MCO, kube: c.Kube, clusters: clusters.Lister(), namespaces: ns.Lister(), leases: leases.Lister(),
+		health: c.ClusterHealth, started: time.Now(), now: time.Now}
 	x.loop = controller.New("cluster", x.sync, controller.WithBackoff(100*time.Millisecond, 5*time.Second))
-	x.loop.WaitFor(clusters.Informer().HasSynced, ns.Informer().HasSynced)
+	x.loop.WaitFor(clusters.Informer().HasSynced, ns.Informer().HasSynced, leases.Informer().HasSynced)
 	enqueue := func(obj any) {
 		if cl, ok := obj.(*clusterv1alpha1.Cluster); ok {
 			x.loop.Enqueue(cl.Name)
@@ -67,7 +78,10 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	}}); err != nil {
 		return nil, fmt.Errorf("cluster controller: %w", err)
 	}
-	return func(ctx context.Context) error { return x.loop.Run(ctx, 1) }, nil
+	return func(ctx context.Context) error {
+		go wait.UntilWithContext(ctx, x.monitor, x.health.MonitorPeriod)
+		return x.loop.Run(ctx, 1)
+	}, nil
 }
 
 func (x *Controller) sync(ctx context.Context, name string) error {
@@ -88,14 +102,47 @@ func (x *Controller) sync(ctx context.Context, name string) error {
 			return fmt.Errorf("add finalizer to cluster %s: %w", name, err)
 		}
 	}
-	if _, err := x.namespaces.Get(space); err == nil {
-		return nil
+	if _, err := x.namespaces.Get(space); apierrors.IsNotFound(err) {
+		_, err = x.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: space}}, metav1.CreateOptions{})
+		if err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("create execution space %s: %w", space, err)
+		}
 	}
-	_, err = x.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: space}}, metav1.CreateOptions{})
-	if err != nil && !apierrors.IsAlreadyExists(err) {
-		return fmt.Errorf("create execution space %s: %w", space, err)
+	// NoSchedule taints follow the published Ready condition at once.
+	ready := meta.FindStatusCondition(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady)
+	if taints, changed := withReadyTaints(c.Spec.Taints, ready, x.now()); changed {
+		c.Spec.Taints = taints
+		if _, err := x.mco.ClusterV1alpha1().Clusters().Update(ctx, c, metav1.UpdateOptions{}); err != nil {
+			return fmt.Errorf("update taints of cluster %s: %w", name, err)
+		}
 	}
 	return nil
+}
+
+// monitor marks Ready Unknown on the Clusters whose status stopped being
+// renewed.
+func (x *Controller) monitor(ctx context.Context) {
+	clusters, err := x.clusters.List(labels.Everything())
+	if err != nil {
+		return
+	}
+	now := x.now()
+	for _, cached := range clusters {
+		lease, err := x.leases.Leases(clusterstatus.LeaseNamespace).Get(cached.Name)
+		if err != nil {
+			lease = nil
+		}
+		if !needsUnknown(cached, lease, x.started, now, x.health) {
+			continue
+		}
+		c := cached.DeepCopy()
+		meta.SetStatusCondition(&c.Status.Conditions, unknownCondition(c.Generation))
+		if _, err := x.mco.ClusterV1alpha1().Clusters().UpdateStatus(ctx, c, metav1.UpdateOptions{}); err != nil {
+			klog.FromContext(ctx).V(2).Info("Could not mark cluster Unknown", "cluster", c.Name, "err", err)
+			continue
+		}
+		klog.FromContext(ctx).Info("Cluster status not renewed; Ready is Unknown", "cluster", c.Name)
+	}
 }
 
 // finalize deletes the execution space (its Works withdraw their objects

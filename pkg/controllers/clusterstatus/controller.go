@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/kubernetes"
+	coordinationlisters "k8s.io/client-go/listers/coordination/v1"
 	"k8s.io/client-go/tools/cache"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
@@ -27,20 +29,29 @@ import (
 
 // Controller is the cluster status controller.
 type Controller struct {
-	mco      mcoclient.Interface
-	clusters clusterlisters.ClusterLister
-	members  *member.Manager
-	metrics  *metrics.ControllerManager
-	every    time.Duration
-	loop     *controller.Controller[string]
+	mco        mcoclient.Interface
+	kube       kubernetes.Interface
+	clusters   clusterlisters.ClusterLister
+	leases     coordinationlisters.LeaseLister
+	members    *member.Manager
+	metrics    *metrics.ControllerManager
+	every      time.Duration
+	health     shared.ClusterHealth
+	thresholds Thresholds
+	pending    pendingChanges
+	now        func() time.Time
+	loop       *controller.Controller[string]
 }
 
 // New builds the cluster status controller.
 func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
-	s := &Controller{mco: c.MCO, clusters: clusters.Lister(), members: c.Members, metrics: c.Metrics, every: c.ClusterStatusUpdateFrequency}
+	leases := c.KubeInformers.Coordination().V1().Leases()
+	s := &Controller{mco: c.MCO, kube: c.Kube, clusters: clusters.Lister(), leases: leases.Lister(), members: c.Members,
+		metrics: c.Metrics, every: c.ClusterStatusUpdateFrequency, health: c.ClusterHealth,
+		thresholds: Thresholds{Failure: c.ClusterHealth.FailureThreshold, Success: c.ClusterHealth.SuccessThreshold}, now: time.Now}
 	s.loop = controller.New("cluster-status", s.sync, controller.WithBackoff(time.Second, s.every))
-	s.loop.WaitFor(clusters.Informer().HasSynced, c.KubeInformers.Core().V1().Secrets().Informer().HasSynced)
+	s.loop.WaitFor(clusters.Informer().HasSynced, c.KubeInformers.Core().V1().Secrets().Informer().HasSynced, leases.Informer().HasSynced)
 	enqueue := func(obj any) {
 		if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = t.Obj
@@ -69,8 +80,9 @@ func (s *Controller) sync(ctx context.Context, name string) error {
 	cached, err := s.clusters.Get(name)
 	if apierrors.IsNotFound(err) {
 		s.members.Forget(name)
-		s.metrics.ClusterReadyState.DeleteLabelValues(name)
-		return nil
+		s.pending.set(name, nil)
+		s.metrics.ForgetCluster(name)
+		return deleteLease(ctx, s.kube, name)
 	}
 	if err != nil {
 		return err
@@ -81,29 +93,47 @@ func (s *Controller) sync(ctx context.Context, name string) error {
 	start := time.Now()
 	defer func() { s.metrics.ClusterSyncStatusDuration.WithLabelValues(name).Observe(time.Since(start).Seconds()) }()
 	c := cached.DeepCopy()
-	s.collect(ctx, c)
-	ready := meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady)
-	s.metrics.ClusterReadyState.WithLabelValues(name).Set(boolGauge(ready))
+	next := s.every
+	if due := s.collect(ctx, c); due > 0 && due < next {
+		next = due // a pending Ready change is due before the next probe
+	}
+	s.metrics.ObserveCluster(c)
 	if !apiequality.Semantic.DeepEqual(c.Status, cached.Status) {
 		if _, err := s.mco.ClusterV1alpha1().Clusters().UpdateStatus(ctx, c, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
 			return fmt.Errorf("update status of cluster %s: %w", name, err)
 		}
 	}
-	s.loop.EnqueueAfter(name, s.every)
+	if err := renewLease(ctx, s.kube, s.leases, name, s.health.MonitorGracePeriod, s.now()); err != nil {
+		return err
+	}
+	s.loop.EnqueueAfter(name, next)
 	return nil
 }
 
-// collect fills c.Status from the member.
-func (s *Controller) collect(ctx context.Context, c *clusterv1alpha1.Cluster) {
+// setReady publishes the observed Ready condition once it has held for
+// the threshold, and returns how long until a pending change is due.
+func (s *Controller) setReady(c *clusterv1alpha1.Cluster, observed metav1.Condition) time.Duration {
+	var published *metav1.Condition
+	if p := meta.FindStatusCondition(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady); p != nil {
+		published = p.DeepCopy()
+	}
+	cond, p, due := s.thresholds.adjust(published, observed, s.pending.get(c.Name), s.now())
+	s.pending.set(c.Name, p)
+	meta.SetStatusCondition(&c.Status.Conditions, cond)
+	return due
+}
+
+// collect fills c.Status from the member, and returns how long until a
+// pending Ready change is due (0 when none).
+func (s *Controller) collect(ctx context.Context, c *clusterv1alpha1.Cluster) time.Duration {
 	clients, err := s.members.Get(c.Name)
 	if err != nil {
-		meta.SetStatusCondition(&c.Status.Conditions, readyCondition(false, false, err.Error(), c.Generation))
-		return
+		return s.setReady(c, readyCondition(false, false, err.Error(), c.Generation))
 	}
 	reachable, healthy, msg := probe(ctx, clients)
-	meta.SetStatusCondition(&c.Status.Conditions, readyCondition(reachable, healthy, msg, c.Generation))
+	due := s.setReady(c, readyCondition(reachable, healthy, msg, c.Generation))
 	if !reachable || !healthy {
-		return
+		return due
 	}
 	if v, err := clients.Kube.Discovery().ServerVersion(); err == nil {
 		c.Status.KubernetesVersion = v.GitVersion
@@ -123,17 +153,23 @@ func (s *Controller) collect(ctx context.Context, c *clusterv1alpha1.Cluster) {
 	nodeInf, podInf := nodes.Informer(), pods.Informer()
 	clients.Start()
 	if !nodeInf.HasSynced() || !podInf.HasSynced() {
-		s.loop.EnqueueAfter(c.Name, time.Second) // summaries once the caches are filled
-		return
+		return time.Second // summaries once the caches are filled
 	}
 	nodeList, _ := nodes.Lister().List(labels.Everything())
 	podList, _ := pods.Lister().List(labels.Everything())
 	c.Status.NodeSummary = nodeSummary(nodeList)
 	c.Status.ResourceSummary = resourceSummary(nodeList, podList)
+	return due
 }
+
+// probeTimeout bounds one health probe: a member that does not answer
+// within it counts as unreachable.
+const probeTimeout = 5 * time.Second
 
 // probe calls /readyz, or /healthz when the member has no /readyz.
 func probe(ctx context.Context, c *member.Clients) (reachable, healthy bool, msg string) {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
 	rc := c.Kube.Discovery().RESTClient()
 	for _, path := range []string{"/readyz", "/healthz"} {
 		var code int
@@ -159,9 +195,3 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-func boolGauge(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}

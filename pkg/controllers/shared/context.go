@@ -45,9 +45,23 @@ type Context struct {
 	Workers int
 	// ClusterStatusUpdateFrequency is how often member health is probed.
 	ClusterStatusUpdateFrequency time.Duration
+	// ClusterHealth tunes when Ready changes are published.
+	ClusterHealth ClusterHealth
 	// SkippedPropagatingNamespaces are namespaces (whole-name regexps) the
 	// namespace controller does not propagate.
 	SkippedPropagatingNamespaces []*regexp.Regexp
+}
+
+// ClusterHealth tunes when a Cluster's Ready condition changes.
+type ClusterHealth struct {
+	// FailureThreshold and SuccessThreshold: how long a probe result must
+	// hold before a change of Ready away from or to True is published.
+	FailureThreshold, SuccessThreshold time.Duration
+	// MonitorPeriod is how often Cluster Leases are checked; a Cluster
+	// whose Lease was not renewed within MonitorGracePeriod (within
+	// StartupGracePeriod of its creation or of this process's start) goes
+	// Unknown.
+	MonitorPeriod, MonitorGracePeriod, StartupGracePeriod time.Duration
 }
 
 // Runner runs a controller until ctx ends.
