@@ -194,4 +194,3 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "..."
 }
-
