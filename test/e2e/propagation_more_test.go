@@ -213,3 +213,40 @@ spec:
 		t.Errorf("events about an unbound template: %+v", evs.Items)
 	}
 }
+
+// TestReservedNamespacesStayOnMCO: a ClusterPropagationPolicy selecting
+// every Secret propagates a user's Secret but never mco's own: member
+// credentials in karmada-cluster and anything in kube-* or karmada-es-*.
+func TestReservedNamespacesStayOnMCO(t *testing.T) {
+	ns := namespace(t, "e2e-reserved")
+	kubectl(t, fmt.Sprintf(`apiVersion: v1
+kind: Secret
+metadata: {name: app-secret, namespace: %s}
+stringData: {password: x}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: e2e-every-secret}
+spec:
+  resourceSelectors: [{apiVersion: v1, kind: Secret}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`, ns), "apply", "-f", "-")
+	defer kubectl(t, "", "delete", "cpp", "e2e-every-secret", "--ignore-not-found")
+	eventually(t, 60*time.Second, "the user's secret in member1", func(ctx context.Context) (bool, string) {
+		_, err := memberClient(t, "member1").CoreV1().Secrets(ns).Get(ctx, "app-secret", metav1.GetOptions{})
+		return err == nil, fmt.Sprint(err)
+	})
+	_, mco := mcoClients(t)
+	bindings, err := mco.WorkV1alpha2().ResourceBindings("").List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bindings.Items {
+		if b.Namespace == "karmada-cluster" || strings.HasPrefix(b.Namespace, "kube-") || strings.HasPrefix(b.Namespace, "karmada-es-") {
+			t.Errorf("binding %s/%s: templates in reserved namespaces must not be claimed", b.Namespace, b.Name)
+		}
+	}
+	if _, err := memberClient(t, "member1").CoreV1().Secrets("karmada-cluster").Get(context.Background(), "member2-impersonator", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("member2's credentials reached member1: %v", err)
+	}
+}

@@ -434,3 +434,14 @@ func TestChoosePolicy(t *testing.T) {
 		})
 	}
 }
+
+func TestSkippedNamespace(t *testing.T) {
+	for ns, want := range map[string]bool{
+		"default": false, "team-a": false, "kube-system": true, "kube-public": true,
+		"karmada-system": true, "karmada-cluster": true, "karmada-es-member1": true, "karmada-esx": false,
+	} {
+		if got := skippedNamespace(ns); got != want {
+			t.Errorf("skippedNamespace(%q) = %v, want %v", ns, got, want)
+		}
+	}
+}

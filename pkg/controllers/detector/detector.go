@@ -7,6 +7,7 @@ package detector
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -19,12 +20,14 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/events"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	policylisters "github.com/mco-org/mco/pkg/generated/listers/policy/v1alpha1"
+	"github.com/mco-org/mco/pkg/join"
 	"github.com/mco-org/mco/pkg/placement"
 	"github.com/mco-org/mco/pkg/template"
 )
@@ -87,6 +90,9 @@ func (d *Detector) run(ctx context.Context) error {
 // sync claims one template for the policy that selects it and keeps its
 // binding, or deletes the binding once the template is gone.
 func (d *Detector) sync(ctx context.Context, k template.Key) error {
+	if skippedNamespace(k.Namespace) {
+		return nil
+	}
 	cached, err := d.templates.Get(k)
 	if apierrors.IsNotFound(err) {
 		return d.deleteBinding(ctx, k)
@@ -312,4 +318,13 @@ func (d *Detector) bindingDeleted(obj any) {
 		u.SetKind(v.Resource.Kind)
 		d.loop.Enqueue(template.Key{GVK: u.GroupVersionKind(), Namespace: v.Resource.Namespace, Name: v.Resource.Name})
 	}
+}
+
+// skippedNamespace tells whether templates in the namespace are never
+// propagated, whatever a policy selects: mco's own (karmada-system,
+// karmada-cluster with member credentials and Cluster leases,
+// karmada-es-* with Works) and Kubernetes' (kube-*), as in Karmada.
+func skippedNamespace(ns string) bool {
+	return ns == "karmada-system" || ns == join.Namespace ||
+		strings.HasPrefix(ns, clusterv1alpha1.ExecutionSpacePrefix) || strings.HasPrefix(ns, "kube-")
 }
