@@ -38,20 +38,13 @@ import (
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 )
 
-// source says where an object came from, for error messages.
-type source struct {
-	file  string
-	index int // 1-based document number within the file
-}
-
-func (s source) String() string { return fmt.Sprintf("%s: document %d", s.file, s.index) }
-
-// object is one decoded document: one of our kinds (typed, defaulted) or a
-// workload template (unstructured).
-type object struct {
-	from     source
-	typed    runtime.Object
-	template *unstructured.Unstructured
+// Document is one decoded input object and where it came from.
+type Document struct {
+	// Source names the object in messages, such as "deploy.yaml: document 2".
+	Source string
+	// Object is one of our kinds, typed and defaulted, or a workload
+	// template as an *unstructured.Unstructured.
+	Object runtime.Object
 }
 
 // ourGroups are the API groups decoded strictly into our types; any other
@@ -82,34 +75,40 @@ func newDecoder() (*decoder, error) {
 	return &decoder{scheme: scheme, strict: strict}, nil
 }
 
-// readFiles decodes every document of every file, in order. Empty
-// documents (blank, comments only) are skipped.
-func (d *decoder) readFiles(files []string) ([]object, error) {
-	var out []object
+// ReadFiles decodes every document of every file, in order: our kinds
+// strictly into their types, with the scheme's defaults, any other
+// apiVersion as a workload template. Empty documents (blank, comments
+// only) are skipped. Errors name the file and document at fault.
+func ReadFiles(files []string) ([]Document, error) {
+	d, err := newDecoder()
+	if err != nil {
+		return nil, err
+	}
+	var out []Document
 	for _, file := range files {
-		objs, err := d.readFile(file)
+		docs, err := d.readFile(file)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, objs...)
+		out = append(out, docs...)
 	}
 	return out, nil
 }
 
-func (d *decoder) readFile(file string) ([]object, error) {
+func (d *decoder) readFile(file string) ([]Document, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = f.Close() }()
 	reader := utilyaml.NewYAMLReader(bufio.NewReader(f))
-	var out []object
+	var out []Document
 	for index := 1; ; index++ {
 		doc, err := reader.Read()
 		if errors.Is(err, io.EOF) {
 			return out, nil
 		}
-		from := source{file: file, index: index}
+		from := fmt.Sprintf("%s: document %d", file, index)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", from, err)
 		}
@@ -118,15 +117,14 @@ func (d *decoder) readFile(file string) ([]object, error) {
 			return nil, fmt.Errorf("%s: %w", from, err)
 		}
 		if obj != nil {
-			obj.from = from
-			out = append(out, *obj)
+			out = append(out, Document{Source: from, Object: obj})
 		}
 	}
 }
 
 // decode turns one YAML or JSON document into an object, or nil for an
 // empty document.
-func (d *decoder) decode(doc []byte) (*object, error) {
+func (d *decoder) decode(doc []byte) (runtime.Object, error) {
 	data, err := utilyaml.ToJSON(doc)
 	if err != nil {
 		return nil, err
@@ -150,7 +148,7 @@ func (d *decoder) decode(doc []byte) (*object, error) {
 		if err := u.UnmarshalJSON(data); err != nil {
 			return nil, err
 		}
-		return &object{template: &u}, nil
+		return &u, nil
 	}
 	if !d.scheme.Recognizes(gv.WithKind(meta.Kind)) {
 		return nil, fmt.Errorf("unknown kind %s %s", meta.APIVersion, meta.Kind)
@@ -160,5 +158,5 @@ func (d *decoder) decode(doc []byte) (*object, error) {
 		return nil, fmt.Errorf("%s %s: %w", meta.APIVersion, meta.Kind, err)
 	}
 	d.scheme.Default(obj)
-	return &object{typed: obj}, nil
+	return obj, nil
 }

@@ -33,7 +33,7 @@ import (
 
 // binding is a ResourceBinding or ClusterResourceBinding given as input.
 type binding struct {
-	from   source
+	from   string
 	uid    string
 	spec   *workv1alpha2.ResourceBindingSpec
 	status *workv1alpha2.ResourceBindingStatus
@@ -41,14 +41,14 @@ type binding struct {
 
 // policy is a PropagationPolicy or ClusterPropagationPolicy.
 type policy struct {
-	from      source
+	from      string
 	namespace string // empty for the cluster-wide kind
 	spec      *policyv1alpha1.PropagationSpec
 }
 
 // template is a workload template.
 type template struct {
-	from source
+	from string
 	obj  *unstructured.Unstructured
 }
 
@@ -60,47 +60,60 @@ type inputs struct {
 	templates []template
 }
 
-// classify checks each object and files it by role. Override policies are
-// accepted and ignored: they do not change where replicas go.
-func classify(objs []object) (*inputs, error) {
+// givenClusters names, in messages, the clusters given apart from the
+// documents.
+const givenClusters = "the clusters given"
+
+// classify checks each document and files it by role, after the clusters
+// given apart. Override policies are accepted and ignored: they do not
+// change where replicas go. It does not check that the whole makes one
+// decision (see check).
+func classify(clusters []*clusterv1alpha1.Cluster, docs []Document) (*inputs, error) {
 	in := &inputs{}
-	seen := map[string]source{}
-	for _, o := range objs {
-		if o.template != nil {
-			in.templates = append(in.templates, template{from: o.from, obj: o.template})
+	seen := map[string]string{}
+	for _, c := range clusters {
+		if _, dup := seen[c.Name]; dup {
+			return nil, fmt.Errorf("cluster %q is given twice", c.Name)
+		}
+		seen[c.Name] = givenClusters
+		in.clusters = append(in.clusters, c)
+	}
+	for _, o := range docs {
+		if u, ok := o.Object.(*unstructured.Unstructured); ok {
+			in.templates = append(in.templates, template{from: o.Source, obj: u})
 			continue
 		}
 		var errs field.ErrorList
-		switch t := o.typed.(type) {
+		switch t := o.Object.(type) {
 		case *clusterv1alpha1.Cluster:
 			if first, dup := seen[t.Name]; dup {
-				return nil, fmt.Errorf("%s: cluster %q is already defined in %s", o.from, t.Name, first)
+				return nil, fmt.Errorf("%s: cluster %q is already defined in %s", o.Source, t.Name, first)
 			}
-			seen[t.Name] = o.from
+			seen[t.Name] = o.Source
 			for _, msg := range clustervalidation.ValidateClusterName(t.Name, false) {
 				errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), t.Name, msg))
 			}
 			in.clusters = append(in.clusters, t)
 		case *workv1alpha2.ResourceBinding:
 			errs = defaultAndValidate(t.Spec.Placement)
-			in.bindings = append(in.bindings, binding{from: o.from, uid: string(t.UID), spec: &t.Spec, status: &t.Status})
+			in.bindings = append(in.bindings, binding{from: o.Source, uid: string(t.UID), spec: &t.Spec, status: &t.Status})
 		case *workv1alpha2.ClusterResourceBinding:
 			errs = defaultAndValidate(t.Spec.Placement)
-			in.bindings = append(in.bindings, binding{from: o.from, uid: string(t.UID), spec: &t.Spec, status: &t.Status})
+			in.bindings = append(in.bindings, binding{from: o.Source, uid: string(t.UID), spec: &t.Spec, status: &t.Status})
 		case *policyv1alpha1.PropagationPolicy:
 			errs = defaultAndValidate(&t.Spec.Placement)
-			in.policies = append(in.policies, policy{from: o.from, namespace: t.Namespace, spec: &t.Spec})
+			in.policies = append(in.policies, policy{from: o.Source, namespace: t.Namespace, spec: &t.Spec})
 		case *policyv1alpha1.ClusterPropagationPolicy:
 			errs = defaultAndValidate(&t.Spec.Placement)
-			in.policies = append(in.policies, policy{from: o.from, spec: &t.Spec})
+			in.policies = append(in.policies, policy{from: o.Source, spec: &t.Spec})
 		case *policyv1alpha1.OverridePolicy, *policyv1alpha1.ClusterOverridePolicy:
 		default:
-			kind := o.typed.GetObjectKind().GroupVersionKind()
+			kind := o.Object.GetObjectKind().GroupVersionKind()
 			return nil, fmt.Errorf("%s: %s %s is not an input of plan (give Clusters and a ResourceBinding, "+
-				"or Clusters, a workload and a PropagationPolicy)", o.from, kind.GroupVersion(), kind.Kind)
+				"or Clusters, a workload and a PropagationPolicy)", o.Source, kind.GroupVersion(), kind.Kind)
 		}
 		if len(errs) > 0 {
-			return nil, fmt.Errorf("%s: %w", o.from, errs.ToAggregate())
+			return nil, fmt.Errorf("%s: %w", o.Source, errs.ToAggregate())
 		}
 	}
 	return in, in.check()
@@ -148,7 +161,7 @@ func (in *inputs) check() error {
 func bindingSources(bs []binding) string {
 	parts := make([]string, len(bs))
 	for i := range bs {
-		parts[i] = bs[i].from.String()
+		parts[i] = bs[i].from
 	}
 	return strings.Join(parts, ", ")
 }

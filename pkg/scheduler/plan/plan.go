@@ -18,7 +18,9 @@ limitations under the License.
 // and either a ResourceBinding or a workload template with its
 // PropagationPolicy from YAML files, runs the scheduler's own code (the
 // default plugins, spread selection and replica division) and prints what
-// would be written to the binding's spec.clusters.
+// would be written to the binding's spec.clusters. Schedule does the same
+// for objects in memory (such as live Clusters) and says why each cluster
+// left out was left out.
 package plan
 
 import (
@@ -31,8 +33,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
-	"github.com/mco-org/mco/pkg/scheduler/core"
-	"github.com/mco-org/mco/pkg/scheduler/plugins"
 )
 
 // Output formats.
@@ -63,50 +63,43 @@ func Run(ctx context.Context, files []string, output string, stdout, stderr io.W
 	if len(files) == 0 {
 		return errors.New("no input files: give the Clusters and the binding (or workload and policy) with -f")
 	}
-	d, err := newDecoder()
+	docs, err := ReadFiles(files)
 	if err != nil {
 		return err
 	}
-	objs, err := d.readFiles(files)
+	p, err := Schedule(ctx, nil, docs, stderr)
 	if err != nil {
 		return err
 	}
-	in, err := classify(objs)
-	if err != nil {
-		return err
+	if p.AffinityName != "" {
+		_, _ = fmt.Fprintf(stderr, "scheduled with the clusterAffinities term %q\n", p.AffinityName)
 	}
-	b, err := in.toBinding(stderr)
-	if err != nil {
-		return err
-	}
-	fw, err := plugins.NewDefaultFramework()
-	if err != nil {
-		return fmt.Errorf("build the scheduler framework: %w", err)
-	}
-	res, err := core.New(fw, core.Steps{}).Schedule(ctx, core.Input{
-		Spec: b.spec, Status: b.status, UID: b.uid, Clusters: in.clusters,
-	})
-	if err != nil {
-		return err
-	}
-	if res.AffinityName != "" {
-		_, _ = fmt.Fprintf(stderr, "scheduled with the clusterAffinities term %q\n", res.AffinityName)
-	}
-	return write(stdout, output, Decision{Clusters: res.Clusters})
+	return Write(stdout, output, Decision{Clusters: p.Clusters})
 }
 
-// write prints the decision; an empty result prints an empty list.
-func write(w io.Writer, output string, d Decision) error {
-	if d.Clusters == nil {
-		d.Clusters = []workv1alpha2.TargetCluster{}
+// Write prints v, a Decision or a Placement, as output ("yaml" or "json").
+// An empty list of clusters prints as an empty list.
+func Write(w io.Writer, output string, v any) error {
+	switch d := v.(type) {
+	case Decision:
+		if d.Clusters == nil {
+			d.Clusters = []workv1alpha2.TargetCluster{}
+		}
+		v = d
+	case *Placement:
+		c := *d
+		if c.Clusters == nil {
+			c.Clusters = []workv1alpha2.TargetCluster{}
+		}
+		v = c
 	}
 	var data []byte
 	var err error
 	if output == OutputJSON {
-		data, err = json.MarshalIndent(d, "", "  ")
+		data, err = json.MarshalIndent(v, "", "  ")
 		data = append(data, '\n')
 	} else {
-		data, err = yaml.Marshal(d)
+		data, err = yaml.Marshal(v)
 	}
 	if err != nil {
 		return fmt.Errorf("encode the decision: %w", err)

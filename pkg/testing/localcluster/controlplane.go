@@ -3,13 +3,10 @@ package localcluster
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 
-	"k8s.io/client-go/kubernetes"
-
-	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
-	"github.com/mco-org/mco/pkg/join"
+	joincmd "github.com/mco-org/mco/pkg/kubectlmco/join"
 )
 
 // ControlPlane is mco's control plane: mco-apiserver on embedded etcd,
@@ -72,6 +69,8 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 	cm, err := StartControllerManager(ctx, env.BinDir, c.Kubeconfig, logDir,
 		// Short so that demos and tests see member changes quickly.
 		"--cluster-status-update-frequency=2s",
+		"--cluster-failure-threshold=10s", "--cluster-success-threshold=5s",
+		"--cluster-monitor-grace-period=30s", "--cluster-startup-grace-period=30s",
 		clientQPS, clientBurst,
 	)
 	if cm != nil {
@@ -83,39 +82,27 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 	return c, nil
 }
 
-// joinAll registers every member with mco as a Push cluster. Bare members
-// have no token controller: mco's token comes from the TokenRequest API.
+// joinAll registers every member with mco as a Push cluster, through the
+// code path of `kubectl mco join`. Bare members have no token controller:
+// mco's token comes from the TokenRequest API. It does not wait for the
+// Clusters to be Ready: callers that need it wait for it themselves.
 func (e *Env) joinAll(ctx context.Context, bare bool) error {
-	cfg, err := RESTConfig(e.MCO.Kubeconfig)
-	if err != nil {
-		return err
-	}
-	mcoKube, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
-	mco, err := mcoclient.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
-	ca, err := os.ReadFile(e.PKI.CACert)
+	mco, err := RESTConfig(e.MCO.Kubeconfig)
 	if err != nil {
 		return err
 	}
 	for _, m := range e.Members {
-		member, err := m.Client()
+		member, err := RESTConfig(m.Kubeconfig)
 		if err != nil {
 			return err
 		}
-		_, err = join.Join(ctx, join.Clients{MCOKube: mcoKube, MCO: mco, Member: member}, join.Options{
+		_, err = joincmd.Run(ctx, mco, member, joincmd.Options{
 			Name:            m.Spec.Name,
-			APIEndpoint:     m.URL(),
-			CABundle:        ca,
 			Region:          m.Spec.Region,
 			Zones:           []string{m.Spec.Zone},
 			Labels:          m.Spec.Labels,
 			UseTokenRequest: bare,
-		})
+		}, io.Discard)
 		if err != nil {
 			return fmt.Errorf("join %s: %w", m.Spec.Name, err)
 		}
