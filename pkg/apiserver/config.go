@@ -17,9 +17,10 @@ import (
 	"github.com/mco-org/mco/pkg/registry/resource"
 )
 
-// Resources returns every resource mco-apiserver serves.
-func Resources() []*resource.Spec {
-	return append(builtin.Resources(), karmada.Resources()...)
+// Resources returns every resource mco-apiserver serves; opts change how
+// the Karmada kinds are validated.
+func Resources(opts ...karmada.Option) []*resource.Spec {
+	return append(builtin.Resources(), karmada.Resources(opts...)...)
 }
 
 // ExtraConfig holds what mco-apiserver needs beyond the generic server.

@@ -18,6 +18,7 @@ import (
 	"github.com/mco-org/mco/pkg/component"
 	"github.com/mco-org/mco/pkg/controllers/namespacesync"
 	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/version"
 )
@@ -35,6 +36,8 @@ type options struct {
 	// compiles it into skipped.
 	skippedNamespaces []string
 	skipped           []*regexp.Regexp
+	// createDefaultTaintPolicy creates mco-default-failover once.
+	createDefaultTaintPolicy bool
 }
 
 // NewCommand returns the mco-controller-manager command.
@@ -56,8 +59,9 @@ func NewCommand(ctx context.Context) *cobra.Command {
 		Long: `mco-controller-manager runs mco's controllers against mco-apiserver: detector (templates
 to bindings), binding (bindings to Works), execution (Works to member clusters), workStatus and
 bindingStatus (member status back to Works, bindings and templates), cluster and clusterStatus
-(execution spaces, member health) and namespace (namespaces to every member). It serves
-/healthz, /readyz and /metrics on --bind-address.`,
+(execution spaces, member health), taintPolicy (ClusterTaintPolicy taints on Clusters) and
+namespace (namespaces to every member). It serves /healthz, /readyz and /metrics on
+--bind-address.`,
 		SilenceUsage: true,
 		Args:         cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -85,6 +89,7 @@ bindingStatus (member status back to Works, bindings and templates), cluster and
 	fs.DurationVar(&o.health.MonitorGracePeriod, "cluster-monitor-grace-period", o.health.MonitorGracePeriod, "How long a Cluster's status may go unrenewed before its Ready condition turns Unknown.")
 	fs.DurationVar(&o.health.StartupGracePeriod, "cluster-startup-grace-period", o.health.StartupGracePeriod, "Grace period instead of --cluster-monitor-grace-period for a Cluster just created or just after this process started.")
 	fs.StringSliceVar(&o.skippedNamespaces, "skipped-propagating-namespaces", nil, "Comma-separated regular expressions of namespaces the namespace controller does not copy to member clusters; each must match the whole name. default, kube-*, karmada-system, karmada-cluster and karmada-es-* are always skipped.")
+	fs.BoolVar(&o.createDefaultTaintPolicy, "create-default-taint-policy", true, "Create the ClusterTaintPolicy "+taintpolicy.DefaultPolicyName+" (NoExecute cluster.karmada.io/not-ready on Clusters whose Ready is False or Unknown, removed when Ready is True) when the leader starts, unless it was created before: a policy changed or deleted by a user is left so. The creation is recorded in ConfigMap "+taintpolicy.RecordNamespace+"/"+taintpolicy.RecordName+".")
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
 	return cmd
 }

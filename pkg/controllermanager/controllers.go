@@ -14,6 +14,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/execution"
 	"github.com/mco-org/mco/pkg/controllers/namespacesync"
 	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
 	"github.com/mco-org/mco/pkg/controllers/workstatus"
 )
 
@@ -28,6 +29,7 @@ var controllers = map[string]shared.InitFunc{
 	"bindingStatus": bindingstatus.New,
 	"execution":     execution.New,
 	"namespace":     namespacesync.New,
+	"taintPolicy":   taintpolicy.New,
 	"workStatus":    workstatus.New,
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
 	"github.com/mco-org/mco/pkg/events"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	mcoinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
@@ -106,6 +107,13 @@ func runControllers(ctx context.Context, cfg *rest.Config, o *options, names []s
 		once     sync.Once
 		firstErr error
 	)
+	if o.createDefaultTaintPolicy {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			taintpolicy.RunCreateDefault(ctx, c.MCO, c.Kube)
+		}()
+	}
 	for n, r := range runners {
 		wg.Add(1)
 		go func() {

@@ -36,6 +36,7 @@ func TestServerSideApplyEveryKarmadaKind(t *testing.T) {
 		testdata(t, "overridepolicy.yaml"),
 		strings.Replace(strings.Replace(testdata(t, "overridepolicy.yaml"), "kind: OverridePolicy", "kind: ClusterOverridePolicy", 1), "nginx-override", "all-override", 1),
 		testdata(t, "cluster.yaml"),
+		testdata(t, "clustertaintpolicy.yaml"),
 		`apiVersion: work.karmada.io/v1alpha2
 kind: ResourceBinding
 metadata:
@@ -70,9 +71,10 @@ spec:
 			}
 		}
 	}
-	out := s.MustKubectl(t, "", "get", "rb,crb,works,cop", "-A", "-o", "name")
+	out := s.MustKubectl(t, "", "get", "rb,crb,works,cop,clustertaintpolicies", "-A", "-o", "name")
 	for _, want := range []string{"resourcebinding.work.karmada.io/nginx-deployment", "clusterresourcebinding.work.karmada.io/ns-binding",
-		"work.work.karmada.io/nginx-work", "clusteroverridepolicy.policy.karmada.io/all-override"} {
+		"work.work.karmada.io/nginx-work", "clusteroverridepolicy.policy.karmada.io/all-override",
+		"clustertaintpolicy.policy.karmada.io/gpu-broken"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %s in:\n%s", want, out)
 		}

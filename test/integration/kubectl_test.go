@@ -35,6 +35,7 @@ func TestApplyAndGetRoundTrip(t *testing.T) {
 		{"overridepolicy.yaml", "overridepolicy", "nginx-override"},
 		{"clusterpropagationpolicy.yaml", "clusterpropagationpolicy", "all-namespaces"},
 		{"cluster.yaml", "cluster", "member1"},
+		{"clustertaintpolicy.yaml", "clustertaintpolicy", "gpu-broken"},
 	}
 	for _, c := range cases {
 		in := testdata(t, c.file)

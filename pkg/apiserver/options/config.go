@@ -24,12 +24,13 @@ import (
 	"github.com/mco-org/mco/pkg/apiserver"
 	nscontroller "github.com/mco-org/mco/pkg/controllers/namespace"
 	generatedopenapi "github.com/mco-org/mco/pkg/generated/openapi"
+	"github.com/mco-org/mco/pkg/registry/karmada"
 	"github.com/mco-org/mco/pkg/version"
 )
 
 // Config builds the server configuration from completed, valid options.
 func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
-	resources := apiserver.Resources()
+	resources := apiserver.Resources(karmada.WithAllowNoExecuteTaintPolicy(o.AllowNoExecuteTaintPolicy))
 	scheme, err := apiserver.NewScheme(resources, true)
 	if err != nil {
 		return nil, err

@@ -37,6 +37,10 @@ type Options struct {
 	// ClusterProxyTimeout bounds the wait for a member's response headers
 	// through the cluster proxy.
 	ClusterProxyTimeout time.Duration
+	// AllowNoExecuteTaintPolicy accepts ClusterTaintPolicies with NoExecute
+	// taints. On by default, unlike Karmada's webhook: mco's default
+	// failover policy is one.
+	AllowNoExecuteTaintPolicy bool
 
 	SecureServing *genericoptions.SecureServingOptionsWithLoopback
 	Etcd          *genericoptions.EtcdOptions
@@ -48,11 +52,12 @@ type Options struct {
 // New returns options with mco's defaults.
 func New() *Options {
 	o := &Options{
-		DataDir:             "mco-data",
-		AuthorizationMode:   "AllowAuthenticated",
-		ClusterProxyTimeout: 30 * time.Second,
-		SecureServing:       genericoptions.NewSecureServingOptions().WithLoopback(),
-		Etcd:                genericoptions.NewEtcdOptions(storagebackend.NewDefaultConfig("/registry", nil)),
+		DataDir:                   "mco-data",
+		AuthorizationMode:         "AllowAuthenticated",
+		ClusterProxyTimeout:       30 * time.Second,
+		AllowNoExecuteTaintPolicy: true,
+		SecureServing:             genericoptions.NewSecureServingOptions().WithLoopback(),
+		Etcd:                      genericoptions.NewEtcdOptions(storagebackend.NewDefaultConfig("/registry", nil)),
 	}
 	o.SecureServing.BindPort = DefaultSecurePort
 	o.SecureServing.BindAddress = net.ParseIP("127.0.0.1")
@@ -70,6 +75,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"Authorizer for requests. One of: "+strings.Join(modes(), ", ")+".")
 	fs.DurationVar(&o.ClusterProxyTimeout, "cluster-proxy-timeout", o.ClusterProxyTimeout,
 		"How long a request through clusters/{name}/proxy waits for the member's response headers before it fails with 503. Watches stream on once the headers came.")
+	fs.BoolVar(&o.AllowNoExecuteTaintPolicy, "allow-no-execute-taint-policy", o.AllowNoExecuteTaintPolicy,
+		"Accept ClusterTaintPolicies with NoExecute taints, which move workloads off the clusters they taint. When false, such policies are refused. Karmada refuses them unless told otherwise; mco accepts them by default because its default failover policy (mco-default-failover) is one.")
 	o.SecureServing.AddFlags(fs)
 	o.Etcd.AddFlags(fs)
 	fs.Lookup("etcd-servers").Usage = "External etcd servers (scheme://ip:port, comma-separated). Empty runs an embedded etcd under --data-dir."

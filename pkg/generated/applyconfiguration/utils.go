@@ -76,6 +76,10 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationpolicyv1alpha1.ClusterPreferencesApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("ClusterPropagationPolicy"):
 		return &applyconfigurationpolicyv1alpha1.ClusterPropagationPolicyApplyConfiguration{}
+	case policyv1alpha1.SchemeGroupVersion.WithKind("ClusterTaintPolicy"):
+		return &applyconfigurationpolicyv1alpha1.ClusterTaintPolicyApplyConfiguration{}
+	case policyv1alpha1.SchemeGroupVersion.WithKind("ClusterTaintPolicySpec"):
+		return &applyconfigurationpolicyv1alpha1.ClusterTaintPolicySpecApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("CommandArgsOverrider"):
 		return &applyconfigurationpolicyv1alpha1.CommandArgsOverriderApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("DecisionConditions"):
@@ -94,6 +98,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationpolicyv1alpha1.JSONPatchOperationApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("LabelAnnotationOverrider"):
 		return &applyconfigurationpolicyv1alpha1.LabelAnnotationOverriderApplyConfiguration{}
+	case policyv1alpha1.SchemeGroupVersion.WithKind("MatchCondition"):
+		return &applyconfigurationpolicyv1alpha1.MatchConditionApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("OverflowClusterAffinity"):
 		return &applyconfigurationpolicyv1alpha1.OverflowClusterAffinityApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("OverridePolicy"):
@@ -130,6 +136,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationpolicyv1alpha1.SuspendClustersApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("Suspension"):
 		return &applyconfigurationpolicyv1alpha1.SuspensionApplyConfiguration{}
+	case policyv1alpha1.SchemeGroupVersion.WithKind("Taint"):
+		return &applyconfigurationpolicyv1alpha1.TaintApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("WorkloadAffinity"):
 		return &applyconfigurationpolicyv1alpha1.WorkloadAffinityApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("WorkloadAffinityTerm"):

@@ -65,6 +65,9 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		policyv1alpha1.ClusterPreferences{}.OpenAPIModelName():                       schema_pkg_apis_policy_v1alpha1_ClusterPreferences(ref),
 		policyv1alpha1.ClusterPropagationPolicy{}.OpenAPIModelName():                 schema_pkg_apis_policy_v1alpha1_ClusterPropagationPolicy(ref),
 		policyv1alpha1.ClusterPropagationPolicyList{}.OpenAPIModelName():             schema_pkg_apis_policy_v1alpha1_ClusterPropagationPolicyList(ref),
+		policyv1alpha1.ClusterTaintPolicy{}.OpenAPIModelName():                       schema_pkg_apis_policy_v1alpha1_ClusterTaintPolicy(ref),
+		policyv1alpha1.ClusterTaintPolicyList{}.OpenAPIModelName():                   schema_pkg_apis_policy_v1alpha1_ClusterTaintPolicyList(ref),
+		policyv1alpha1.ClusterTaintPolicySpec{}.OpenAPIModelName():                   schema_pkg_apis_policy_v1alpha1_ClusterTaintPolicySpec(ref),
 		policyv1alpha1.CommandArgsOverrider{}.OpenAPIModelName():                     schema_pkg_apis_policy_v1alpha1_CommandArgsOverrider(ref),
 		policyv1alpha1.DecisionConditions{}.OpenAPIModelName():                       schema_pkg_apis_policy_v1alpha1_DecisionConditions(ref),
 		policyv1alpha1.FailoverBehavior{}.OpenAPIModelName():                         schema_pkg_apis_policy_v1alpha1_FailoverBehavior(ref),
@@ -75,6 +78,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		policyv1alpha1.JSON{}.OpenAPIModelName():                                     schema_pkg_apis_policy_v1alpha1_JSON(ref),
 		policyv1alpha1.JSONPatchOperation{}.OpenAPIModelName():                       schema_pkg_apis_policy_v1alpha1_JSONPatchOperation(ref),
 		policyv1alpha1.LabelAnnotationOverrider{}.OpenAPIModelName():                 schema_pkg_apis_policy_v1alpha1_LabelAnnotationOverrider(ref),
+		policyv1alpha1.MatchCondition{}.OpenAPIModelName():                           schema_pkg_apis_policy_v1alpha1_MatchCondition(ref),
 		policyv1alpha1.OverflowClusterAffinity{}.OpenAPIModelName():                  schema_pkg_apis_policy_v1alpha1_OverflowClusterAffinity(ref),
 		policyv1alpha1.OverridePolicy{}.OpenAPIModelName():                           schema_pkg_apis_policy_v1alpha1_OverridePolicy(ref),
 		policyv1alpha1.OverridePolicyList{}.OpenAPIModelName():                       schema_pkg_apis_policy_v1alpha1_OverridePolicyList(ref),
@@ -95,6 +99,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		policyv1alpha1.StaticClusterWeight{}.OpenAPIModelName():                      schema_pkg_apis_policy_v1alpha1_StaticClusterWeight(ref),
 		policyv1alpha1.SuspendClusters{}.OpenAPIModelName():                          schema_pkg_apis_policy_v1alpha1_SuspendClusters(ref),
 		policyv1alpha1.Suspension{}.OpenAPIModelName():                               schema_pkg_apis_policy_v1alpha1_Suspension(ref),
+		policyv1alpha1.Taint{}.OpenAPIModelName():                                    schema_pkg_apis_policy_v1alpha1_Taint(ref),
 		policyv1alpha1.WorkloadAffinity{}.OpenAPIModelName():                         schema_pkg_apis_policy_v1alpha1_WorkloadAffinity(ref),
 		policyv1alpha1.WorkloadAffinityTerm{}.OpenAPIModelName():                     schema_pkg_apis_policy_v1alpha1_WorkloadAffinityTerm(ref),
 		policyv1alpha1.WorkloadAntiAffinityTerm{}.OpenAPIModelName():                 schema_pkg_apis_policy_v1alpha1_WorkloadAntiAffinityTerm(ref),
@@ -1615,6 +1620,158 @@ func schema_pkg_apis_policy_v1alpha1_ClusterPropagationPolicyList(ref common.Ref
 	}
 }
 
+func schema_pkg_apis_policy_v1alpha1_ClusterTaintPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterTaintPolicy puts taints on Clusters, and takes them off again, as the Clusters' status conditions change. Deleting a policy leaves the taints it added where they are.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec says which clusters, when, and which taints.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(policyv1alpha1.ClusterTaintPolicySpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			policyv1alpha1.ClusterTaintPolicySpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_ClusterTaintPolicyList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterTaintPolicyList is a page of ClusterTaintPolicy objects.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(policyv1alpha1.ClusterTaintPolicy{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			policyv1alpha1.ClusterTaintPolicy{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_ClusterTaintPolicySpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterTaintPolicySpec is the body of a ClusterTaintPolicy.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"targetClusters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetClusters picks the Clusters the policy looks after; nil means every Cluster. A Cluster that stops matching keeps the taints it has.",
+							Ref:         ref(policyv1alpha1.ClusterAffinity{}.OpenAPIModelName()),
+						},
+					},
+					"addOnConditions": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AddOnConditions must all hold for the taints to be added. An empty list never adds them.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(policyv1alpha1.MatchCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"removeOnConditions": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RemoveOnConditions must all hold for the taints to be taken off. An empty list never takes them off.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(policyv1alpha1.MatchCondition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"taints": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Taints are added to or removed from the targeted Clusters; at least one. Edits take effect the next time the conditions are evaluated.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(policyv1alpha1.Taint{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"taints"},
+			},
+		},
+		Dependencies: []string{
+			policyv1alpha1.ClusterAffinity{}.OpenAPIModelName(), policyv1alpha1.MatchCondition{}.OpenAPIModelName(), policyv1alpha1.Taint{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_policy_v1alpha1_CommandArgsOverrider(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -1933,6 +2090,50 @@ func schema_pkg_apis_policy_v1alpha1_LabelAnnotationOverrider(ref common.Referen
 					},
 				},
 				Required: []string{"operator", "value"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_MatchCondition(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "MatchCondition tests one status condition of a Cluster.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"conditionType": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ConditionType is the type of the Cluster condition, e.g. Ready.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"operator": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Operator is In or NotIn.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"statusValues": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StatusValues are the condition statuses (True, False, Unknown) the operator compares with.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"conditionType", "operator", "statusValues"},
 			},
 		},
 	}
@@ -2908,6 +3109,44 @@ func schema_pkg_apis_policy_v1alpha1_Suspension(ref common.ReferenceCallback) co
 		},
 		Dependencies: []string{
 			policyv1alpha1.SuspendClusters{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_Taint(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Taint is a taint a ClusterTaintPolicy manages.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"key": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Key of the taint.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"effect": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Effect of the taint: NoSchedule or NoExecute.\n\nPossible enum values:\n - `\"NoExecute\"` Evict any already-running pods that do not tolerate the taint. Currently enforced by NodeController.\n - `\"NoSchedule\"` Do not allow new pods to schedule onto the node unless they tolerate the taint, but allow all pods submitted to Kubelet without going through the scheduler to start, and allow all already-running pods to continue running. Enforced by the scheduler.\n - `\"PreferNoSchedule\"` Like TaintEffectNoSchedule, but the scheduler tries not to schedule new pods onto the node, rather than prohibiting new pods from scheduling onto the node entirely. Enforced by the scheduler.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"NoExecute", "NoSchedule", "PreferNoSchedule"},
+						},
+					},
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value of the taint; may be empty.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"key", "effect"},
+			},
+		},
 	}
 }
 

@@ -12,10 +12,15 @@ import (
 // category groups every Karmada kind for `kubectl get karmada-io`.
 const category = "karmada-io"
 
-// Resources returns the specs of every Karmada-compatible resource served.
-func Resources() []*resource.Spec {
+// Resources returns the specs of every Karmada-compatible resource served,
+// with the default Options changed by opts.
+func Resources(opts ...Option) []*resource.Spec {
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
 	var out []*resource.Spec
-	out = append(out, policyResources()...)
+	out = append(out, policyResources(o)...)
 	out = append(out, workResources()...)
 	out = append(out, clusterResources()...)
 	return out

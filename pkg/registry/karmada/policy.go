@@ -16,9 +16,17 @@ func policyResource(plural, singular, kind string, namespaced bool, short string
 		Kind:       kind,
 		Version:    policyv1alpha1.SchemeGroupVersion.Version,
 		Namespaced: namespaced,
-		ShortNames: []string{short},
+		ShortNames: shortNames(short),
 		Categories: []string{category},
 	}
+}
+
+// shortNames lists the short name, if any.
+func shortNames(short string) []string {
+	if short == "" {
+		return nil
+	}
+	return []string{short}
 }
 
 // propagationColumns are shared by PropagationPolicy and ClusterPropagationPolicy.
@@ -36,7 +44,7 @@ func propagationColumns(spec func(runtime.Object) *policyv1alpha1.PropagationSpe
 	}
 }
 
-func policyResources() []*resource.Spec {
+func policyResources(o Options) []*resource.Spec {
 	pp := policyResource("propagationpolicies", "propagationpolicy", "PropagationPolicy", true, "pp")
 	pp.New = func() runtime.Object { return &policyv1alpha1.PropagationPolicy{} }
 	pp.NewList = func() runtime.Object { return &policyv1alpha1.PropagationPolicyList{} }
@@ -73,5 +81,5 @@ func policyResources() []*resource.Spec {
 	cop.NewList = func() runtime.Object { return &policyv1alpha1.ClusterOverridePolicyList{} }
 	cop.Validate = resource.Typed(validation.ValidateClusterOverridePolicy)
 
-	return []*resource.Spec{pp, cpp, op, cop}
+	return []*resource.Spec{pp, cpp, op, cop, taintPolicyResource(o)}
 }

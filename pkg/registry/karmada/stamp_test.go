@@ -94,9 +94,9 @@ func TestOnCreateStampsKarmadaKinds(t *testing.T) {
 	}
 }
 
-func TestOverridePoliciesAndClustersAreNotStamped(t *testing.T) {
+func TestOverrideAndTaintPoliciesAndClustersAreNotStamped(t *testing.T) {
 	t.Parallel()
-	for _, kind := range []string{"OverridePolicy", "ClusterOverridePolicy", "Cluster"} {
+	for _, kind := range []string{"OverridePolicy", "ClusterOverridePolicy", "ClusterTaintPolicy", "Cluster"} {
 		if specOfKind(t, kind).OnCreate != nil {
 			t.Errorf("%s has an OnCreate hook", kind)
 		}

@@ -16,7 +16,7 @@ limitations under the License.
 
 package v1alpha1
 
-// Names under which the four kinds are served.
+// Names under which the kinds are served.
 const (
 	ResourceKindPropagationPolicy                   = "PropagationPolicy"
 	ResourceSingularPropagationPolicy               = "propagationpolicy"
@@ -35,6 +35,11 @@ const (
 	ResourceSingularClusterOverridePolicy        = "clusteroverridepolicy"
 	ResourcePluralClusterOverridePolicy          = "clusteroverridepolicies"
 	ResourceNamespaceScopedClusterOverridePolicy = false
+
+	ResourceKindClusterTaintPolicy            = "ClusterTaintPolicy"
+	ResourceSingularClusterTaintPolicy        = "clustertaintpolicy"
+	ResourcePluralClusterTaintPolicy          = "clustertaintpolicies"
+	ResourceNamespaceScopedClusterTaintPolicy = false
 )
 
 // Label and annotation keys that tie objects to the policy that claimed them.

@@ -34,6 +34,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&OverridePolicyList{},
 		&ClusterOverridePolicy{},
 		&ClusterOverridePolicyList{},
+		&ClusterTaintPolicy{},
+		&ClusterTaintPolicyList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

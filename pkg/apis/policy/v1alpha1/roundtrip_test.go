@@ -14,6 +14,7 @@ var roundTripKinds = []func() runtime.Object{
 	func() runtime.Object { return &policyv1alpha1.ClusterPropagationPolicy{} },
 	func() runtime.Object { return &policyv1alpha1.OverridePolicy{} },
 	func() runtime.Object { return &policyv1alpha1.ClusterOverridePolicy{} },
+	func() runtime.Object { return &policyv1alpha1.ClusterTaintPolicy{} },
 }
 
 // TestRoundTrip encodes many random objects of every kind and checks that

@@ -67,6 +67,21 @@ func (in ClusterPropagationPolicyList) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ClusterTaintPolicy) OpenAPIModelName() string {
+	return "io.karmada.policy.v1alpha1.ClusterTaintPolicy"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ClusterTaintPolicyList) OpenAPIModelName() string {
+	return "io.karmada.policy.v1alpha1.ClusterTaintPolicyList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ClusterTaintPolicySpec) OpenAPIModelName() string {
+	return "io.karmada.policy.v1alpha1.ClusterTaintPolicySpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in CommandArgsOverrider) OpenAPIModelName() string {
 	return "io.karmada.policy.v1alpha1.CommandArgsOverrider"
 }
@@ -114,6 +129,11 @@ func (in JSONPatchOperation) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in LabelAnnotationOverrider) OpenAPIModelName() string {
 	return "io.karmada.policy.v1alpha1.LabelAnnotationOverrider"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in MatchCondition) OpenAPIModelName() string {
+	return "io.karmada.policy.v1alpha1.MatchCondition"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -214,6 +234,11 @@ func (in SuspendClusters) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in Suspension) OpenAPIModelName() string {
 	return "io.karmada.policy.v1alpha1.Suspension"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Taint) OpenAPIModelName() string {
+	return "io.karmada.policy.v1alpha1.Taint"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

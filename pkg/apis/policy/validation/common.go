@@ -15,7 +15,8 @@ limitations under the License.
 */
 
 // Package validation checks PropagationPolicy, ClusterPropagationPolicy,
-// OverridePolicy and ClusterOverridePolicy objects before they are stored.
+// OverridePolicy, ClusterOverridePolicy and ClusterTaintPolicy objects
+// before they are stored.
 // It expects objects that have already been defaulted; fields that defaulting
 // always fills in are accepted when empty.
 package validation

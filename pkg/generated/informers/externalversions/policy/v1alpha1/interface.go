@@ -28,6 +28,8 @@ type Interface interface {
 	ClusterOverridePolicies() TypedClusterOverridePolicyInformer
 	// ClusterPropagationPolicies returns a ClusterPropagationPolicyInformer.
 	ClusterPropagationPolicies() TypedClusterPropagationPolicyInformer
+	// ClusterTaintPolicies returns a ClusterTaintPolicyInformer.
+	ClusterTaintPolicies() TypedClusterTaintPolicyInformer
 	// OverridePolicies returns a OverridePolicyInformer.
 	OverridePolicies() TypedOverridePolicyInformer
 	// PropagationPolicies returns a PropagationPolicyInformer.
@@ -53,6 +55,11 @@ func (v *version) ClusterOverridePolicies() TypedClusterOverridePolicyInformer {
 // ClusterPropagationPolicies returns a TypedClusterPropagationPolicyInformer.
 func (v *version) ClusterPropagationPolicies() TypedClusterPropagationPolicyInformer {
 	return &clusterPropagationPolicyInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+}
+
+// ClusterTaintPolicies returns a TypedClusterTaintPolicyInformer.
+func (v *version) ClusterTaintPolicies() TypedClusterTaintPolicyInformer {
+	return &clusterTaintPolicyInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
 // OverridePolicies returns a TypedOverridePolicyInformer.

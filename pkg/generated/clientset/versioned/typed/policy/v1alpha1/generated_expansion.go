@@ -22,6 +22,8 @@ type ClusterOverridePolicyExpansion interface{}
 
 type ClusterPropagationPolicyExpansion interface{}
 
+type ClusterTaintPolicyExpansion interface{}
+
 type OverridePolicyExpansion interface{}
 
 type PropagationPolicyExpansion interface{}

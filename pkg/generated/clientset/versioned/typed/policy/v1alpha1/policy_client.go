@@ -30,6 +30,7 @@ type PolicyV1alpha1Interface interface {
 	RESTClient() rest.Interface
 	ClusterOverridePoliciesGetter
 	ClusterPropagationPoliciesGetter
+	ClusterTaintPoliciesGetter
 	OverridePoliciesGetter
 	PropagationPoliciesGetter
 }
@@ -45,6 +46,10 @@ func (c *PolicyV1alpha1Client) ClusterOverridePolicies() ClusterOverridePolicyIn
 
 func (c *PolicyV1alpha1Client) ClusterPropagationPolicies() ClusterPropagationPolicyInterface {
 	return newClusterPropagationPolicies(c)
+}
+
+func (c *PolicyV1alpha1Client) ClusterTaintPolicies() ClusterTaintPolicyInterface {
+	return newClusterTaintPolicies(c)
 }
 
 func (c *PolicyV1alpha1Client) OverridePolicies(namespace string) OverridePolicyInterface {

@@ -36,6 +36,10 @@ func (c *FakePolicyV1alpha1) ClusterPropagationPolicies() v1alpha1.ClusterPropag
 	return newFakeClusterPropagationPolicies(c)
 }
 
+func (c *FakePolicyV1alpha1) ClusterTaintPolicies() v1alpha1.ClusterTaintPolicyInterface {
+	return newFakeClusterTaintPolicies(c)
+}
+
 func (c *FakePolicyV1alpha1) OverridePolicies(namespace string) v1alpha1.OverridePolicyInterface {
 	return newFakeOverridePolicies(c, namespace)
 }
