@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -84,8 +85,12 @@ func ReadFiles(files []string) ([]Document, error) {
 	if err != nil {
 		return nil, err
 	}
+	expanded, err := expandDirs(files)
+	if err != nil {
+		return nil, err
+	}
 	var out []Document
-	for _, file := range files {
+	for _, file := range expanded {
 		docs, err := d.readFile(file)
 		if err != nil {
 			return nil, err
@@ -159,4 +164,30 @@ func (d *decoder) decode(doc []byte) (runtime.Object, error) {
 	}
 	d.scheme.Default(obj)
 	return obj, nil
+}
+
+// expandDirs replaces each directory by its .yaml, .yml and .json files,
+// sorted, as kubectl -f does (not recursively).
+func expandDirs(files []string) ([]string, error) {
+	var out []string
+	for _, f := range files {
+		info, err := os.Stat(f)
+		if err != nil || !info.IsDir() {
+			out = append(out, f) // a missing file is reported when read
+			continue
+		}
+		entries, err := os.ReadDir(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			switch filepath.Ext(e.Name()) {
+			case ".yaml", ".yml", ".json":
+				if !e.IsDir() {
+					out = append(out, filepath.Join(f, e.Name()))
+				}
+			}
+		}
+	}
+	return out, nil
 }
