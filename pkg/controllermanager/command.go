@@ -32,6 +32,7 @@ type options struct {
 	workers        int
 	statusInterval time.Duration
 	health         shared.ClusterHealth
+	evictionGrace  time.Duration
 	// skippedNamespaces is --skipped-propagating-namespaces; validate
 	// compiles it into skipped.
 	skippedNamespaces []string
@@ -51,6 +52,7 @@ func NewCommand(ctx context.Context) *cobra.Command {
 		statusInterval: 10 * time.Second,
 		health: shared.ClusterHealth{FailureThreshold: 30 * time.Second, SuccessThreshold: 30 * time.Second,
 			MonitorPeriod: 5 * time.Second, MonitorGracePeriod: 40 * time.Second, StartupGracePeriod: time.Minute},
+		evictionGrace: 10 * time.Minute,
 	}
 	var showVersion bool
 	cmd := &cobra.Command{
@@ -88,6 +90,7 @@ namespace (namespaces to every member). It serves /healthz, /readyz and /metrics
 	fs.DurationVar(&o.health.MonitorPeriod, "cluster-monitor-period", o.health.MonitorPeriod, "How often the cluster controller checks that each Cluster's status is being renewed.")
 	fs.DurationVar(&o.health.MonitorGracePeriod, "cluster-monitor-grace-period", o.health.MonitorGracePeriod, "How long a Cluster's status may go unrenewed before its Ready condition turns Unknown.")
 	fs.DurationVar(&o.health.StartupGracePeriod, "cluster-startup-grace-period", o.health.StartupGracePeriod, "Grace period instead of --cluster-monitor-grace-period for a Cluster just created or just after this process started.")
+	fs.DurationVar(&o.evictionGrace, "graceful-eviction-timeout", o.evictionGrace, "Grace period of an eviction task that sets none: after it, a condition on the binding says why the old copy still stays (it stays until the new placement runs everything).")
 	fs.StringSliceVar(&o.skippedNamespaces, "skipped-propagating-namespaces", nil, "Comma-separated regular expressions of namespaces the namespace controller does not copy to member clusters; each must match the whole name. default, kube-*, karmada-system, karmada-cluster and karmada-es-* are always skipped.")
 	fs.BoolVar(&o.createDefaultTaintPolicy, "create-default-taint-policy", true, "Create the ClusterTaintPolicy "+taintpolicy.DefaultPolicyName+" (NoExecute cluster.karmada.io/not-ready on Clusters whose Ready is False or Unknown, removed when Ready is True) when the leader starts, unless it was created before: a policy changed or deleted by a user is left so. The creation is recorded in ConfigMap "+taintpolicy.RecordNamespace+"/"+taintpolicy.RecordName+".")
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")

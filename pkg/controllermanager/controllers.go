@@ -12,6 +12,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/dependencies"
 	"github.com/mco-org/mco/pkg/controllers/detector"
 	"github.com/mco-org/mco/pkg/controllers/execution"
+	"github.com/mco-org/mco/pkg/controllers/gracefuleviction"
 	"github.com/mco-org/mco/pkg/controllers/namespacesync"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
@@ -21,16 +22,17 @@ import (
 // controllers are every controller mco-controller-manager can run, by the
 // name --controllers takes.
 var controllers = map[string]shared.InitFunc{
-	"cluster":       cluster.New,
-	"clusterStatus": clusterstatus.New,
-	"detector":      detector.New,
-	"dependencies":  dependencies.New,
-	"binding":       binding.New,
-	"bindingStatus": bindingstatus.New,
-	"execution":     execution.New,
-	"namespace":     namespacesync.New,
-	"taintPolicy":   taintpolicy.New,
-	"workStatus":    workstatus.New,
+	"cluster":          cluster.New,
+	"clusterStatus":    clusterstatus.New,
+	"detector":         detector.New,
+	"dependencies":     dependencies.New,
+	"binding":          binding.New,
+	"bindingStatus":    bindingstatus.New,
+	"execution":        execution.New,
+	"gracefulEviction": gracefuleviction.New,
+	"namespace":        namespacesync.New,
+	"taintPolicy":      taintpolicy.New,
+	"workStatus":       workstatus.New,
 }
 
 // controllerNames lists the known controllers, sorted.

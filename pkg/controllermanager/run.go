@@ -63,6 +63,7 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 		Workers:                      o.workers,
 		ClusterStatusUpdateFrequency: o.statusInterval,
 		ClusterHealth:                o.health,
+		GracefulEvictionTimeout:      o.evictionGrace,
 		SkippedPropagatingNamespaces: o.skipped,
 	}
 	// Touch the informers every controller relies on, so they are started.

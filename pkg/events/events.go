@@ -28,6 +28,9 @@ const (
 	ApplyOverrideFailed     = "ApplyOverridePolicyFailed"
 	WorkDispatching         = "WorkDispatching"
 	ResourceNotPropagatable = "ResourceNotPropagatable"
+
+	EvictWorkloadFromClusterSucceed = "EvictWorkloadFromClusterSucceed"
+	EvictWorkloadFromClusterFailed  = "EvictWorkloadFromClusterFailed"
 )
 
 // NewRecorder returns a recorder writing Events to mco-apiserver as

@@ -15,6 +15,11 @@ type Scheduler struct {
 	ExtensionPointDuration *prometheus.HistogramVec
 	PluginDuration         *prometheus.HistogramVec
 	PendingBindings        *prometheus.GaugeVec
+	// EvictionKind counts bindings moved off a cluster, by cluster and kind.
+	EvictionKind *prometheus.CounterVec
+	// EvictionBlocked is the number of bindings whose eviction waits for a
+	// placement without the tainted cluster.
+	EvictionBlocked prometheus.Gauge
 }
 
 // Results and schedule types as labels.
@@ -60,10 +65,19 @@ func NewScheduler(reg prometheus.Registerer) (*Scheduler, error) {
 			Name: "scheduler_pending_bindings",
 			Help: "Bindings waiting to be scheduled, by queue (active, backoff, unschedulable).",
 		}, []string{"queue"}),
+		EvictionKind: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "eviction_kind_total",
+			Help: "Number of bindings moved off a member cluster, by cluster and resource kind.",
+		}, []string{"member_cluster", "resource_kind"}),
+		EvictionBlocked: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "eviction_blocked_bindings",
+			Help: "Bindings on a cluster they no longer tolerate that stay there because no other placement exists.",
+		}),
 	}
 	for _, c := range []prometheus.Collector{
 		m.ScheduleAttempts, m.E2ESchedulingDuration, m.AlgorithmDuration,
-		m.ExtensionPointDuration, m.PluginDuration, m.PendingBindings, NewBuildInfo("mco-scheduler"),
+		m.ExtensionPointDuration, m.PluginDuration, m.PendingBindings, m.EvictionKind, m.EvictionBlocked,
+		NewBuildInfo("mco-scheduler"),
 	} {
 		if err := reg.Register(c); err != nil {
 			return nil, err

@@ -40,11 +40,13 @@ type Scheduler struct {
 	name          string
 	pending       pendingSets
 	recorder      record.EventRecorder
+	limiter       *evictionLimiter
+	blocked       blockedSet
 }
 
 // New builds the loop over a client of mco-apiserver; decisions are
 // recorded as Events with recorder.
-func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string, recorder record.EventRecorder) (*Scheduler, error) {
+func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string, recorder record.EventRecorder, eviction EvictionOptions) (*Scheduler, error) {
 	fw, err := plugins.NewDefaultFramework()
 	if err != nil {
 		return nil, fmt.Errorf("scheduler framework: %w", err)
@@ -63,6 +65,7 @@ func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string,
 		metrics:       m,
 		recorder:      recorder,
 		name:          schedulerName,
+		limiter:       newEvictionLimiter(eviction),
 	}
 	s.loop = controller.New("scheduler", s.sync)
 	s.loop.WaitFor(rbs.Informer().HasSynced, crbs.Informer().HasSynced, clusters.Informer().HasSynced)
@@ -98,6 +101,7 @@ func (s *Scheduler) reportQueue(context.Context) {
 	s.metrics.PendingBindings.WithLabelValues("active").Set(float64(s.loop.Len()))
 	s.metrics.PendingBindings.WithLabelValues("backoff").Set(float64(backoff))
 	s.metrics.PendingBindings.WithLabelValues("unschedulable").Set(float64(unschedulable))
+	s.metrics.EvictionBlocked.Set(float64(s.blocked.len()))
 }
 
 // clusters lists the clusters to schedule onto, from the informer cache.

@@ -35,10 +35,31 @@ func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
 	if err != nil {
 		return fmt.Errorf("list clusters: %w", err)
 	}
+	ev, err := s.evict(ctx, b, clusters)
+	if err != nil {
+		return err
+	}
+	if ev.retry > 0 {
+		s.loop.EnqueueAfter(k, ev.retry)
+	}
+	if ev.moved {
+		return nil // the spec write queues the next pass, which writes status
+	}
 	start := time.Now()
 	stype := scheduleType(b.Spec)
 	res, schedErr := s.core.Schedule(ctx, core.Input{Spec: b.Spec, Status: b.Status, UID: string(b.Meta.UID), Clusters: clusters})
-	out := decide(b.Spec, b.Status, b.Meta.Generation, res, schedErr, metav1.Now())
+	decideAll := func() outcome {
+		out := decide(b.Spec, b.Status, b.Meta.Generation, res, schedErr, metav1.Now())
+		base := b.Status
+		if out.status != nil {
+			base = out.status
+		}
+		if st, changed := withEvictionCondition(base, ev.blocked); changed {
+			out.status = st
+		}
+		return out
+	}
+	out := decideAll()
 	if out.clusters == nil && out.status != nil {
 		// A status-only write: the cache may not show our own last write
 		// yet (our spec write bumped the generation and queued this pass).
@@ -49,7 +70,7 @@ func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
 		}
 		if fresh.Meta.Generation == b.Meta.Generation {
 			b = fresh
-			out = decide(b.Spec, b.Status, b.Meta.Generation, res, schedErr, metav1.Now())
+			out = decideAll()
 		}
 	}
 	defer func() {
@@ -78,6 +99,7 @@ func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
 			return fmt.Errorf("write status: %w", err)
 		}
 		s.recordFailure(b, before)
+		s.recordBlocked(b)
 	}
 	if schedErr != nil && out.result == "error" {
 		return schedErr
@@ -120,4 +142,16 @@ func (s *Scheduler) recordFailure(b *binding.View, before *metav1.Condition) {
 	}
 	s.recorder.Event(b.Object(), corev1.EventTypeWarning, events.ScheduleBindingFailed, now.Message)
 	s.recorder.Event(b.TemplateRef(), corev1.EventTypeWarning, events.ScheduleBindingFailed, now.Message)
+}
+
+// recordBlocked records a Warning when the binding's eviction became
+// blocked or is blocked for another reason than before. It is called after
+// a status write, so it fires once per change.
+func (s *Scheduler) recordBlocked(b *binding.View) {
+	c := meta.FindStatusCondition(b.Status.Conditions, ConditionEvictionBlocked)
+	if c == nil || c.Status != metav1.ConditionTrue {
+		return
+	}
+	s.recorder.Event(b.Object(), corev1.EventTypeWarning, events.EvictWorkloadFromClusterFailed, c.Message)
+	s.recorder.Event(b.TemplateRef(), corev1.EventTypeWarning, events.EvictWorkloadFromClusterFailed, c.Message)
 }

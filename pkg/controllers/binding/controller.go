@@ -162,6 +162,11 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		b.recorder.Event(v.Object(), corev1.EventTypeNormal, events.SyncWorkSucceed, msg)
 		b.recorder.Event(v.TemplateRef(), corev1.EventTypeNormal, events.SyncWorkSucceed, msg)
 	}
+	// A cluster being left gracefully keeps its Work, as it was, until its
+	// eviction task is done (the graceful eviction controller decides).
+	for _, c := range keptOnEviction(v.Spec.GracefulEvictionTasks) {
+		targets[c] = true
+	}
 	if err := b.removeStaleWorks(ctx, v, targets); err != nil {
 		return err
 	}

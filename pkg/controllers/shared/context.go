@@ -47,6 +47,9 @@ type Context struct {
 	ClusterStatusUpdateFrequency time.Duration
 	// ClusterHealth tunes when Ready changes are published.
 	ClusterHealth ClusterHealth
+	// GracefulEvictionTimeout is the grace period of eviction tasks that
+	// set none.
+	GracefulEvictionTimeout time.Duration
 	// SkippedPropagatingNamespaces are namespaces (whole-name regexps) the
 	// namespace controller does not propagate.
 	SkippedPropagatingNamespaces []*regexp.Regexp

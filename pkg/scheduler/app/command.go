@@ -27,6 +27,7 @@ type options struct {
 	bindAddress   string
 	schedulerName string
 	workers       int
+	eviction      scheduler.EvictionOptions
 }
 
 // NewCommand returns the mco-scheduler command.
@@ -35,6 +36,7 @@ func NewCommand(ctx context.Context) *cobra.Command {
 		client:      component.ClientOptions{QPS: 100, Burst: 200},
 		leader:      component.NewLeaderElection("mco-scheduler"),
 		bindAddress: "127.0.0.1:10351", schedulerName: scheduler.DefaultSchedulerName, workers: 2,
+		eviction: scheduler.DefaultEvictionOptions(),
 	}
 	var showVersion bool
 	cmd := &cobra.Command{
@@ -53,6 +55,9 @@ It serves /healthz, /readyz and /metrics on --bind-address.`,
 			if err := o.client.Validate(); err != nil {
 				return err
 			}
+			if o.eviction.Rate < 0 || o.eviction.SecondaryRate < 0 || o.eviction.UnhealthyThreshold < 0 || o.eviction.UnhealthyThreshold > 1 {
+				return fmt.Errorf("--resource-eviction-rate and --secondary-eviction-rate must not be negative and --unhealthy-cluster-threshold must be within 0 and 1")
+			}
 			return o.run(ctx)
 		},
 	}
@@ -62,6 +67,12 @@ It serves /healthz, /readyz and /metrics on --bind-address.`,
 	fs.StringVar(&o.bindAddress, "bind-address", o.bindAddress, "Address of /healthz, /readyz and /metrics.")
 	fs.StringVar(&o.schedulerName, "scheduler-name", o.schedulerName, "Bindings whose spec.schedulerName is this are scheduled here.")
 	fs.IntVar(&o.workers, "workers", o.workers, "Bindings scheduled concurrently.")
+	fs.Float32Var(&o.eviction.Rate, "resource-eviction-rate", o.eviction.Rate,
+		"Bindings moved per second off clusters with a NoExecute taint they do not tolerate.")
+	fs.Float32Var(&o.eviction.SecondaryRate, "secondary-eviction-rate", o.eviction.SecondaryRate,
+		"Bindings moved per second when more than --unhealthy-cluster-threshold of the clusters are not Ready; 0 stops evictions then.")
+	fs.Float64Var(&o.eviction.UnhealthyThreshold, "unhealthy-cluster-threshold", o.eviction.UnhealthyThreshold,
+		"Share of clusters not Ready (0-1) above which --secondary-eviction-rate applies. With every cluster unhealthy nothing is moved.")
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
 	cmd.AddCommand(NewPlanCommand())
 	return cmd
@@ -87,7 +98,7 @@ func (o *options) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s, err := scheduler.New(client, m, o.schedulerName, events.NewRecorder(ctx, kube, "mco-scheduler"))
+	s, err := scheduler.New(client, m, o.schedulerName, events.NewRecorder(ctx, kube, "mco-scheduler"), o.eviction)
 	if err != nil {
 		return err
 	}
