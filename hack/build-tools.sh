@@ -54,15 +54,26 @@ fi
 for t in "${tools[@]}"; do ln -sf "${CACHE}/${t}" "${BIN}/${t}"; done
 
 # kwok needs stage definitions (node initialisation and lease heartbeat, pod
-# ready/complete/delete); the kwok module ships them. Gather them once.
+# ready/complete/delete); the kwok module ships them. Gather them once per
+# version of this recipe (bump STAGES_VERSION when it changes). mco's change:
+# pods labelled mco-org.github.io/never-ready never turn Ready, so a test can
+# make a workload unhealthy in one member (an OverridePolicy adds the label).
+STAGES_VERSION=2
 if [[ " ${tools[*]} " == *" kwok "* ]]; then
-  if [ ! -f "${CACHE}/kwok-stages.yaml" ]; then
+  stages="${CACHE}/kwok-stages.v${STAGES_VERSION}.yaml"
+  if [ ! -f "${stages}" ]; then
     kwokdir=$(cd "${ROOT}/hack/tools" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
     for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
              pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
-      echo "---"; cat "${kwokdir}/kustomize/stage/${f}"
-    done > "${CACHE}/kwok-stages.yaml.tmp"
-    mv "${CACHE}/kwok-stages.yaml.tmp" "${CACHE}/kwok-stages.yaml"
+      echo "---"
+      if [ "${f}" = pod/fast/pod-ready.yaml ]; then
+        awk '{ print } /^    matchExpressions:$/ && !done { print "    - key: '"'"'.metadata.labels.\"mco-org.github.io/never-ready\"'"'"'"; print "      operator: '"'"'DoesNotExist'"'"'"; done = 1 }' \
+          "${kwokdir}/kustomize/stage/${f}"
+      else
+        cat "${kwokdir}/kustomize/stage/${f}"
+      fi
+    done > "${stages}.tmp"
+    mv "${stages}.tmp" "${stages}"
   fi
-  ln -sf "${CACHE}/kwok-stages.yaml" "${BIN}/kwok-stages.yaml"
+  ln -sf "${stages}" "${BIN}/kwok-stages.yaml"
 fi

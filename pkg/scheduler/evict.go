@@ -45,8 +45,13 @@ type evictionResult struct {
 func (s *Scheduler) evict(ctx context.Context, b *binding.View, clusters []*clusterv1alpha1.Cluster) (evictionResult, error) {
 	now := time.Now()
 	reqs, next := evictionRequests(b.Spec, clusters, now)
+	appReqs, appNext := applicationFailures(b.Key, b.Spec, b.Status, &s.unhealthy, now)
+	reqs = append(reqs, appReqs...)
+	if appNext > 0 && (next == 0 || appNext < next) {
+		next = appNext
+	}
 	res := evictionResult{retry: next, blocked: metav1.Condition{Type: ConditionEvictionBlocked, Status: metav1.ConditionFalse,
-		Reason: ReasonNoEviction, Message: "the binding tolerates every cluster it is on", ObservedGeneration: b.Meta.Generation}}
+		Reason: ReasonNoEviction, Message: "nothing requires the binding to leave a cluster it is on", ObservedGeneration: b.Meta.Generation}}
 	if len(reqs) == 0 {
 		s.blocked.set(b.Key, false)
 		return res, nil

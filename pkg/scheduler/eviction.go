@@ -16,11 +16,18 @@ import (
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 )
 
-// evictionRequest is a cluster of spec.clusters carrying a NoExecute taint
-// the binding does not tolerate (or tolerates no longer).
+// evictionRequest is a cluster of spec.clusters the binding must leave:
+// it carries a NoExecute taint the binding does not tolerate (or tolerates
+// no longer), or the workload has been unhealthy there too long.
 type evictionRequest struct {
-	cluster string
-	taint   corev1.Taint
+	cluster  string
+	reason   string
+	producer string
+	// why is the task's message and what events and conditions show.
+	why         string
+	purge       policyv1alpha1.PurgeMode
+	gracePeriod *int32
+	preserved   map[string]string
 }
 
 // evictionRequests lists the binding's clusters that must be left, and,
@@ -51,7 +58,8 @@ func evictionRequests(spec *workv1alpha2.ResourceBindingSpec, clusters []*cluste
 			}
 			wait, evict := untoleratedFor(tolerations, taint, now)
 			if evict {
-				out = append(out, evictionRequest{cluster: tc.Name, taint: taint})
+				out = append(out, evictionRequest{cluster: tc.Name, reason: workv1alpha2.EvictionReasonTaintUntolerated, producer: workv1alpha2.EvictionProducerTaintManager,
+					why: fmt.Sprintf("taint %s:%s not tolerated", taintString(taint), taint.Effect), purge: clusterPurgeMode(spec)})
 				break
 			}
 			if wait > 0 && (next == 0 || wait < next) {
@@ -94,46 +102,47 @@ func untoleratedFor(tolerations []corev1.Toleration, taint corev1.Taint, now tim
 	return left, false
 }
 
+// clusterPurgeMode is how a copy left on a failed cluster goes: the
+// policy's failover.cluster.purgeMode, Gracefully by default.
+func clusterPurgeMode(spec *workv1alpha2.ResourceBindingSpec) policyv1alpha1.PurgeMode {
+	if f := spec.Failover; f != nil && f.Cluster != nil && f.Cluster.PurgeMode != "" {
+		return f.Cluster.PurgeMode
+	}
+	return policyv1alpha1.PurgeModeGracefully
+}
+
 // evictedSpec returns a copy of spec where the requested clusters have
 // moved from spec.clusters into graceful eviction tasks, for the scheduler
 // to place the replicas anew.
 func evictedSpec(spec *workv1alpha2.ResourceBindingSpec, reqs []evictionRequest, now metav1.Time) *workv1alpha2.ResourceBindingSpec {
 	out := spec.DeepCopy()
-	leaving := map[string]bool{}
+	leaving := map[string]evictionRequest{}
 	for _, r := range reqs {
-		leaving[r.cluster] = true
-	}
-	purge := policyv1alpha1.PurgeModeGracefully
-	if f := spec.Failover; f != nil && f.Cluster != nil && f.Cluster.PurgeMode != "" {
-		purge = f.Cluster.PurgeMode
+		if _, ok := leaving[r.cluster]; !ok {
+			leaving[r.cluster] = r
+		}
 	}
 	out.Clusters = out.Clusters[:0]
 	for _, tc := range spec.Clusters {
-		if !leaving[tc.Name] {
+		r, ok := leaving[tc.Name]
+		if !ok {
 			out.Clusters = append(out.Clusters, tc)
 			continue
 		}
-		replicas, taint := tc.Replicas, requestFor(reqs, tc.Name)
+		replicas := tc.Replicas
 		out.GracefulEvictionTasks = append(out.GracefulEvictionTasks, workv1alpha2.GracefulEvictionTask{
-			FromCluster:       tc.Name,
-			PurgeMode:         purge,
-			Replicas:          &replicas,
-			Reason:            workv1alpha2.EvictionReasonTaintUntolerated,
-			Message:           fmt.Sprintf("cluster %s has taint %s:%s the placement does not tolerate", tc.Name, taintString(taint), taint.Effect),
-			Producer:          workv1alpha2.EvictionProducerTaintManager,
-			CreationTimestamp: &now,
+			FromCluster:         tc.Name,
+			PurgeMode:           r.purge,
+			Replicas:            &replicas,
+			Reason:              r.reason,
+			Message:             fmt.Sprintf("cluster %s: %s", tc.Name, r.why),
+			Producer:            r.producer,
+			GracePeriodSeconds:  r.gracePeriod,
+			PreservedLabelState: r.preserved,
+			CreationTimestamp:   &now,
 		})
 	}
 	return out
-}
-
-func requestFor(reqs []evictionRequest, cluster string) corev1.Taint {
-	for _, r := range reqs {
-		if r.cluster == cluster {
-			return r.taint
-		}
-	}
-	return corev1.Taint{}
 }
 
 func taintString(t corev1.Taint) string {
@@ -173,11 +182,11 @@ func unhealthyFraction(clusters []*clusterv1alpha1.Cluster) float64 {
 	return float64(n) / float64(len(clusters))
 }
 
-// describeRequests renders "member2 (cluster.karmada.io/not-ready:NoExecute)".
+// describeRequests renders "member2 (taint cluster.karmada.io/not-ready:NoExecute not tolerated)".
 func describeRequests(reqs []evictionRequest) string {
 	parts := make([]string, len(reqs))
 	for i, r := range reqs {
-		parts[i] = fmt.Sprintf("%s (%s:%s)", r.cluster, taintString(r.taint), r.taint.Effect)
+		parts[i] = fmt.Sprintf("%s (%s)", r.cluster, r.why)
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ", ")

@@ -14,7 +14,7 @@ func (s *Scheduler) bindingHandler() cache.ResourceEventHandler {
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc: s.enqueueBinding,
 		UpdateFunc: func(oldObj, newObj any) {
-			if generationOf(oldObj) != generationOf(newObj) {
+			if generationOf(oldObj) != generationOf(newObj) || healthChanged(oldObj, newObj) {
 				s.enqueueBinding(newObj)
 			}
 		},
@@ -105,4 +105,33 @@ func (s *Scheduler) enqueueAll() {
 	for _, b := range crbs {
 		s.enqueueBinding(b)
 	}
+}
+
+// healthChanged tells, for a binding with application failover, whether
+// the workload's health in some cluster changed (its toleration starts or
+// ends then).
+func healthChanged(oldObj, newObj any) bool {
+	oldSpec, oldStatus := specAndStatus(oldObj)
+	newSpec, newStatus := specAndStatus(newObj)
+	if newSpec == nil || newSpec.Failover == nil || newSpec.Failover.Application == nil || oldSpec == nil {
+		return false
+	}
+	health := func(st *workv1alpha2.ResourceBindingStatus) map[string]workv1alpha2.ResourceHealth {
+		m := map[string]workv1alpha2.ResourceHealth{}
+		for _, it := range st.AggregatedStatus {
+			m[it.ClusterName] = it.Health
+		}
+		return m
+	}
+	return !apiequality.Semantic.DeepEqual(health(oldStatus), health(newStatus))
+}
+
+func specAndStatus(obj any) (*workv1alpha2.ResourceBindingSpec, *workv1alpha2.ResourceBindingStatus) {
+	switch b := obj.(type) {
+	case *workv1alpha2.ResourceBinding:
+		return &b.Spec, &b.Status
+	case *workv1alpha2.ClusterResourceBinding:
+		return &b.Spec, &b.Status
+	}
+	return nil, nil
 }

@@ -42,6 +42,7 @@ type Scheduler struct {
 	recorder      record.EventRecorder
 	limiter       *evictionLimiter
 	blocked       blockedSet
+	unhealthy     unhealthySince
 }
 
 // New builds the loop over a client of mco-apiserver; decisions are

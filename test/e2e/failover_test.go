@@ -148,3 +148,67 @@ func TestFailoverWithoutAlternative(t *testing.T) {
 	})
 	waitReplicas(t, ns, "web", map[string]int32{"member1": -1, "member2": 2, "member3": -1})
 }
+
+// TestApplicationFailover: a workload that stays unhealthy in one member
+// (there its pods never turn Ready: an override adds the label kwok's
+// stages hold back) longer than tolerationSeconds is moved off that
+// member, with reason ApplicationFailure. purgeMode Never keeps the task
+// (and the old copy), so the member stays excluded while the test looks.
+func TestApplicationFailover(t *testing.T) {
+	ns := namespace(t, "e2e-app-failover")
+	kubectl(t, deploymentYAML(ns, "web", 2, "100m")+fmt.Sprintf(`---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web, namespace: %[1]s}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  propagateDeps: true
+  failover:
+    application:
+      decisionConditions: {tolerationSeconds: 5}
+      purgeMode: Never
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        staticWeightList:
+        - {targetCluster: {clusterNames: [member1]}, weight: 1}
+        - {targetCluster: {clusterNames: [member2]}, weight: 1}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: never-ready-on-member2, namespace: %[1]s}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  overrideRules:
+  - targetCluster: {clusterNames: [member2]}
+    overriders:
+      plaintext:
+      - {path: /spec/template/metadata/labels/mco-org.github.io~1never-ready, operator: add, value: "true"}
+`, ns), "apply", "-f", "-")
+	_, mco := mcoClients(t)
+	start := time.Now()
+	eventually(t, 120*time.Second, "moved off member2 for ApplicationFailure, 2 ready in member1", func(ctx context.Context) (bool, string) {
+		b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "web-deployment", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		evicted := false
+		for _, task := range b.Spec.GracefulEvictionTasks {
+			evicted = evicted || (task.FromCluster == "member2" && task.Reason == "ApplicationFailure")
+		}
+		d, err := memberClient(t, "member1").AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		onlyMember1 := len(b.Spec.Clusters) == 1 && b.Spec.Clusters[0].Name == "member1"
+		return evicted && onlyMember1 && d.Status.ReadyReplicas == 2,
+			fmt.Sprintf("clusters %v tasks %v member1 ready %d", b.Spec.Clusters, b.Spec.GracefulEvictionTasks, d.Status.ReadyReplicas)
+	})
+	t.Logf("application failover done %s after apply", time.Since(start).Round(time.Second))
+	if got := memberReplicas(context.Background(), t, ns, "web")["member2"]; got != 1 {
+		t.Errorf("member2 has %d replicas; purgeMode Never keeps the old copy", got)
+	}
+}

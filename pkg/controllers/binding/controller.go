@@ -140,6 +140,7 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		if err != nil {
 			return fmt.Errorf("render %s for cluster %s: %w", describe(tmpl), t.Name, err)
 		}
+		addPreservedLabels(manifest, v.Spec.GracefulEvictionTasks, t.Name)
 		applied, err := overridemanager.Apply(manifest, cluster, policies)
 		if err != nil {
 			failures = append(failures, fmt.Sprintf("cluster %s: %v", t.Name, err))

@@ -1,6 +1,8 @@
 package binding
 
 import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 )
@@ -17,4 +19,23 @@ func keptOnEviction(tasks []workv1alpha2.GracefulEvictionTask) []string {
 		out = append(out, t.FromCluster)
 	}
 	return out
+}
+
+// addPreservedLabels puts on the manifest for cluster the state that
+// failover preserved from the clusters it left (statePreservation), as
+// labels, so the workload can resume where it was.
+func addPreservedLabels(manifest *unstructured.Unstructured, tasks []workv1alpha2.GracefulEvictionTask, cluster string) {
+	for _, t := range tasks {
+		if t.FromCluster == cluster || len(t.PreservedLabelState) == 0 {
+			continue
+		}
+		labels := manifest.GetLabels()
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		for k, v := range t.PreservedLabelState {
+			labels[k] = v
+		}
+		manifest.SetLabels(labels)
+	}
 }

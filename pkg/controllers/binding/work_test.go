@@ -411,3 +411,16 @@ func TestManifestsEqual(t *testing.T) {
 		})
 	}
 }
+
+func TestAddPreservedLabels(t *testing.T) {
+	m := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "web", "labels": map[string]any{"app": "web"}}}}
+	tasks := []workv1alpha2.GracefulEvictionTask{{FromCluster: "member2", PreservedLabelState: map[string]string{"state": "2"}}}
+	addPreservedLabels(m, tasks, "member2")
+	if _, ok := m.GetLabels()["state"]; ok {
+		t.Fatal("the cluster left must not get the preserved state")
+	}
+	addPreservedLabels(m, tasks, "member1")
+	if got := m.GetLabels(); got["state"] != "2" || got["app"] != "web" {
+		t.Fatalf("labels %v", got)
+	}
+}
