@@ -20,6 +20,9 @@ type Scheduler struct {
 	// EvictionBlocked is the number of bindings whose eviction waits for a
 	// placement without the tainted cluster.
 	EvictionBlocked prometheus.Gauge
+	// EvictionQueueDepth is the number of bindings whose eviction waits
+	// for the rate limiter.
+	EvictionQueueDepth prometheus.Gauge
 }
 
 // Results and schedule types as labels.
@@ -73,10 +76,14 @@ func NewScheduler(reg prometheus.Registerer) (*Scheduler, error) {
 			Name: "eviction_blocked_bindings",
 			Help: "Bindings on a cluster they no longer tolerate that stay there because no other placement exists.",
 		}),
+		EvictionQueueDepth: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "eviction_queue_depth",
+			Help: "Bindings whose move off a failed cluster waits for the eviction rate limit.",
+		}),
 	}
 	for _, c := range []prometheus.Collector{
 		m.ScheduleAttempts, m.E2ESchedulingDuration, m.AlgorithmDuration,
-		m.ExtensionPointDuration, m.PluginDuration, m.PendingBindings, m.EvictionKind, m.EvictionBlocked,
+		m.ExtensionPointDuration, m.PluginDuration, m.PendingBindings, m.EvictionKind, m.EvictionBlocked, m.EvictionQueueDepth,
 		NewBuildInfo("mco-scheduler"),
 	} {
 		if err := reg.Register(c); err != nil {

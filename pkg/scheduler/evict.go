@@ -54,6 +54,7 @@ func (s *Scheduler) evict(ctx context.Context, b *binding.View, clusters []*clus
 		Reason: ReasonNoEviction, Message: "nothing requires the binding to leave a cluster it is on", ObservedGeneration: b.Meta.Generation}}
 	if len(reqs) == 0 {
 		s.blocked.set(b.Key, false)
+		s.waiting.set(b.Key, false)
 		return res, nil
 	}
 	trial := evictedSpec(b.Spec, reqs, metav1.NewTime(now))
@@ -66,13 +67,16 @@ func (s *Scheduler) evict(ctx context.Context, b *binding.View, clusters []*clus
 		res.blocked.Status, res.blocked.Reason = metav1.ConditionTrue, ReasonNoAlternative
 		res.blocked.Message = fmt.Sprintf("should leave %s but stays: no placement without it: %s", describeRequests(reqs), why)
 		s.blocked.set(b.Key, true)
+		s.waiting.set(b.Key, false)
 		return res, nil
 	}
 	s.blocked.set(b.Key, false)
 	if !s.limiter.allow(clusters) {
+		s.waiting.set(b.Key, true)
 		res.retry = time.Second
 		return res, nil
 	}
+	s.waiting.set(b.Key, false)
 	b.Spec.Clusters, b.Spec.GracefulEvictionTasks = placed.Clusters, trial.GracefulEvictionTasks
 	if _, err := s.bindings.Update(ctx, b); err != nil {
 		return res, fmt.Errorf("move off %s: %w", describeRequests(reqs), err)
@@ -104,7 +108,8 @@ func withEvictionCondition(status *workv1alpha2.ResourceBindingStatus, cond meta
 	return out, true
 }
 
-// blockedSet tracks the bindings whose eviction is blocked, for a gauge.
+// blockedSet tracks bindings in one eviction state (blocked, or waiting
+// for the rate limiter), for a gauge.
 type blockedSet struct {
 	mu sync.Mutex
 	m  map[binding.Key]struct{}

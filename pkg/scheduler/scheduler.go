@@ -42,6 +42,7 @@ type Scheduler struct {
 	recorder      record.EventRecorder
 	limiter       *evictionLimiter
 	blocked       blockedSet
+	waiting       blockedSet
 	unhealthy     unhealthySince
 }
 
@@ -103,6 +104,7 @@ func (s *Scheduler) reportQueue(context.Context) {
 	s.metrics.PendingBindings.WithLabelValues("backoff").Set(float64(backoff))
 	s.metrics.PendingBindings.WithLabelValues("unschedulable").Set(float64(unschedulable))
 	s.metrics.EvictionBlocked.Set(float64(s.blocked.len()))
+	s.metrics.EvictionQueueDepth.Set(float64(s.waiting.len()))
 }
 
 // clusters lists the clusters to schedule onto, from the informer cache.

@@ -212,3 +212,83 @@ spec:
 		t.Errorf("member2 has %d replicas; purgeMode Never keeps the old copy", got)
 	}
 }
+
+// waitNoExecuteTaint waits until the member carries the default policy's
+// NoExecute taint.
+func waitNoExecuteTaint(t *testing.T, name string) {
+	t.Helper()
+	eventually(t, 90*time.Second, name+" tainted NoExecute", func(ctx context.Context) (bool, string) {
+		_, mco := mcoClients(t)
+		c, err := mco.ClusterV1alpha1().Clusters().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, taint := range c.Spec.Taints {
+			if taint.Effect == "NoExecute" {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprintf("taints %v", c.Spec.Taints)
+	})
+}
+
+// TestEvictionSlowsWhenMostClustersFail: with two of three members down
+// (above --unhealthy-cluster-threshold, 0.55) evictions run at
+// --secondary-eviction-rate (0.01/s): of three bindings on the second
+// member to fail, at most one (the limiter's burst) moves within 20s.
+func TestEvictionSlowsWhenMostClustersFail(t *testing.T) {
+	ns := namespace(t, "e2e-eviction-rate")
+	var docs []string
+	for i := 0; i < 3; i++ {
+		name := fmt.Sprintf("app-%d", i)
+		docs = append(docs, deploymentYAML(ns, name, 2, "100m"), fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: %[2]s, namespace: %[1]s}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: %[2]s}]
+  placement:
+    clusterAffinity: {clusterNames: [member2, member3]}
+    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        staticWeightList:
+        - {targetCluster: {clusterNames: [member2]}, weight: 1}
+        - {targetCluster: {clusterNames: [member3]}, weight: 1}
+`, ns, name))
+	}
+	kubectl(t, strings.Join(docs, "---\n"), "apply", "-f", "-")
+	for i := 0; i < 3; i++ {
+		waitReplicas(t, ns, fmt.Sprintf("app-%d", i), map[string]int32{"member2": 1, "member3": 1})
+	}
+	// member1 fails first (none of these bindings use it), then member2:
+	// two of three clusters are down when member2's bindings should move.
+	resume1 := pauseMember(t, "member1")
+	waitNoExecuteTaint(t, "member1")
+	resume2 := pauseMember(t, "member2")
+	waitNoExecuteTaint(t, "member2")
+	time.Sleep(20 * time.Second) // a window of the secondary rate: one token, the next after 100s
+	_, mco := mcoClients(t)
+	moved := 0
+	for i := 0; i < 3; i++ {
+		b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(context.Background(), fmt.Sprintf("app-%d-deployment", i), metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		onMember2 := false
+		for _, c := range b.Spec.Clusters {
+			onMember2 = onMember2 || c.Name == "member2"
+		}
+		if !onMember2 {
+			moved++
+		}
+	}
+	t.Logf("%d of 3 bindings moved off member2 within 20s with 2 of 3 clusters down", moved)
+	if moved > 1 {
+		t.Errorf("%d bindings moved off member2 within 20s; the secondary rate allows one", moved)
+	}
+	resume1()
+	resume2()
+	waitClusterHealthy(t, "member1")
+	waitClusterHealthy(t, "member2")
+}
