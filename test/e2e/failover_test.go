@@ -156,27 +156,13 @@ func TestFailoverWithoutAlternative(t *testing.T) {
 // (and the old copy), so the member stays excluded while the test looks.
 func TestApplicationFailover(t *testing.T) {
 	ns := namespace(t, "e2e-app-failover")
-	kubectl(t, deploymentYAML(ns, "web", 2, "100m")+fmt.Sprintf(`---
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: web, namespace: %[1]s}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
-  propagateDeps: true
+	failover := `  propagateDeps: true
   failover:
     application:
       decisionConditions: {tolerationSeconds: 5}
       purgeMode: Never
-  placement:
-    clusterAffinity: {clusterNames: [member1, member2]}
-    replicaScheduling:
-      replicaSchedulingType: Divided
-      replicaDivisionPreference: Weighted
-      weightPreference:
-        staticWeightList:
-        - {targetCluster: {clusterNames: [member1]}, weight: 1}
-        - {targetCluster: {clusterNames: [member2]}, weight: 1}
----
+`
+	kubectl(t, deploymentYAML(ns, "web", 2, "100m")+"---\n"+weightedPolicy(ns, "web", "member1", "member2", 1, 1, failover)+fmt.Sprintf(`---
 apiVersion: policy.karmada.io/v1alpha1
 kind: OverridePolicy
 metadata: {name: never-ready-on-member2, namespace: %[1]s}
@@ -241,21 +227,7 @@ func TestEvictionSlowsWhenMostClustersFail(t *testing.T) {
 	var docs []string
 	for i := 0; i < 3; i++ {
 		name := fmt.Sprintf("app-%d", i)
-		docs = append(docs, deploymentYAML(ns, name, 2, "100m"), fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: %[2]s, namespace: %[1]s}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: %[2]s}]
-  placement:
-    clusterAffinity: {clusterNames: [member2, member3]}
-    replicaScheduling:
-      replicaSchedulingType: Divided
-      replicaDivisionPreference: Weighted
-      weightPreference:
-        staticWeightList:
-        - {targetCluster: {clusterNames: [member2]}, weight: 1}
-        - {targetCluster: {clusterNames: [member3]}, weight: 1}
-`, ns, name))
+		docs = append(docs, deploymentYAML(ns, name, 2, "100m"), weightedPolicy(ns, name, "member2", "member3", 1, 1, ""))
 	}
 	kubectl(t, strings.Join(docs, "---\n"), "apply", "-f", "-")
 	for i := 0; i < 3; i++ {

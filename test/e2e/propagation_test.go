@@ -16,21 +16,27 @@ import (
 // staticWeightPolicy places a Deployment on member1 and member2 with
 // static weights.
 func staticWeightPolicy(ns, name string, w1, w2 int) string {
+	return weightedPolicy(ns, name, "member1", "member2", w1, w2, "")
+}
+
+// weightedPolicy divides a Deployment's replicas over two clusters by
+// static weights; extra is more of the spec (indented two spaces).
+func weightedPolicy(ns, name, c1, c2 string, w1, w2 int, extra string) string {
 	return fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata: {name: %[2]s, namespace: %[1]s}
 spec:
   resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: %[2]s}]
-  placement:
-    clusterAffinity: {clusterNames: [member1, member2]}
+%[7]s  placement:
+    clusterAffinity: {clusterNames: [%[3]s, %[4]s]}
     replicaScheduling:
       replicaSchedulingType: Divided
       replicaDivisionPreference: Weighted
       weightPreference:
         staticWeightList:
-        - {targetCluster: {clusterNames: [member1]}, weight: %[3]d}
-        - {targetCluster: {clusterNames: [member2]}, weight: %[4]d}
-`, ns, name, w1, w2)
+        - {targetCluster: {clusterNames: [%[3]s]}, weight: %[5]d}
+        - {targetCluster: {clusterNames: [%[4]s]}, weight: %[6]d}
+`, ns, name, c1, c2, w1, w2, extra)
 }
 
 // TestStaticWeightPropagation: a plain Deployment and a PropagationPolicy
