@@ -73,7 +73,7 @@ func (s *Scheduler) evict(ctx context.Context, b *binding.View, clusters []*clus
 	s.blocked.set(b.Key, false)
 	if !s.limiter.allow(clusters) {
 		s.waiting.set(b.Key, true)
-		res.retry = time.Second
+		res.retry = s.limiter.retryAfter(clusters, s.waiting.len())
 		return res, nil
 	}
 	s.waiting.set(b.Key, false)

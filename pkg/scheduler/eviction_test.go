@@ -132,3 +132,24 @@ func TestEvictionLimiter(t *testing.T) {
 		t.Error("a burst of one, then the rate")
 	}
 }
+
+func TestEvictionRetryAfter(t *testing.T) {
+	healthy := []*clusterv1alpha1.Cluster{readyCluster("a"), readyCluster("b"), taintedCluster("c", corev1.TaintEffectNoExecute, time.Now())}
+	mostlyDown := []*clusterv1alpha1.Cluster{readyCluster("a"), taintedCluster("b", corev1.TaintEffectNoExecute, time.Now()), taintedCluster("c", corev1.TaintEffectNoExecute, time.Now())}
+	l := newEvictionLimiter(EvictionOptions{Rate: 0.5, SecondaryRate: 0.01, UnhealthyThreshold: 0.55})
+	for _, tc := range []struct {
+		name     string
+		clusters []*clusterv1alpha1.Cluster
+		queued   int
+		want     time.Duration
+	}{
+		{"one waiting at the primary rate", healthy, 1, 2 * time.Second},
+		{"ten waiting share the primary rate", healthy, 10, 20 * time.Second},
+		{"secondary rate", mostlyDown, 1, 100 * time.Second},
+		{"capped", mostlyDown, 100, 10 * time.Minute},
+	} {
+		if got := l.retryAfter(tc.clusters, tc.queued); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package scheduler
 
 import (
+	"time"
+
 	"k8s.io/client-go/util/flowcontrol"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
@@ -37,6 +39,22 @@ func newEvictionLimiter(o EvictionOptions) *evictionLimiter {
 		l.secondary = flowcontrol.NewTokenBucketRateLimiter(o.SecondaryRate, 1)
 	}
 	return l
+}
+
+// retryAfter is when a binding refused by allow should ask again, with
+// queued bindings waiting: spread over the time the applicable rate needs
+// to let them all through (at least a second, at most ten minutes), so
+// that waiting bindings do not spin.
+func (l *evictionLimiter) retryAfter(clusters []*clusterv1alpha1.Cluster, queued int) time.Duration {
+	rate := l.o.Rate
+	if unhealthyFraction(clusters) > l.o.UnhealthyThreshold {
+		rate = l.o.SecondaryRate
+	}
+	if rate <= 0 {
+		return 10 * time.Minute // a cluster change queues the binding again
+	}
+	d := time.Duration(float64(max(queued, 1)) / float64(rate) * float64(time.Second)).Round(time.Millisecond)
+	return min(max(d, time.Second), 10*time.Minute)
 }
 
 // allow takes a token from the bucket that applies to the fleet's health.
