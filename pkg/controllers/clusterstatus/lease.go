@@ -6,6 +6,7 @@ import (
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -28,11 +29,19 @@ func renewLease(ctx context.Context, kube kubernetes.Interface, leases coordinat
 	renew := metav1.NewMicroTime(now)
 	existing, err := leases.Leases(LeaseNamespace).Get(cluster)
 	if apierrors.IsNotFound(err) {
-		_, err = kube.CoordinationV1().Leases(LeaseNamespace).Create(ctx, &coordinationv1.Lease{
+		lease := &coordinationv1.Lease{
 			ObjectMeta: metav1.ObjectMeta{Name: cluster, Namespace: LeaseNamespace},
 			Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(leaseHolder),
 				LeaseDurationSeconds: ptr.To(int32(duration / time.Second)), RenewTime: &renew},
-		}, metav1.CreateOptions{})
+		}
+		_, err = kube.CoordinationV1().Leases(LeaseNamespace).Create(ctx, lease, metav1.CreateOptions{})
+		if apierrors.IsNotFound(err) {
+			// A Cluster written by hand, not by join: its namespace may not exist yet.
+			_, err = kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: LeaseNamespace}}, metav1.CreateOptions{})
+			if err == nil || apierrors.IsAlreadyExists(err) {
+				_, err = kube.CoordinationV1().Leases(LeaseNamespace).Create(ctx, lease, metav1.CreateOptions{})
+			}
+		}
 		if apierrors.IsAlreadyExists(err) {
 			return nil // renewed next time, from the cache
 		}
