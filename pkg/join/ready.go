@@ -13,7 +13,8 @@ import (
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 )
 
-// WaitReady waits until mco reports the Cluster Ready, and returns it. On
+// WaitReady waits until mco reports the Cluster Ready with its node
+// summary, and returns it. On
 // timeout the error carries the Ready condition's reason and message.
 func WaitReady(ctx context.Context, mco mcoclient.Interface, name string, timeout time.Duration) (*clusterv1alpha1.Cluster, error) {
 	var last *clusterv1alpha1.Cluster
@@ -23,7 +24,9 @@ func WaitReady(ctx context.Context, mco mcoclient.Interface, name string, timeou
 			return false, fmt.Errorf("get cluster %s: %w", name, err)
 		}
 		last = c
-		return meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady), nil
+		// Ready is published before the first node summary; wait for both,
+		// so that callers can say how many nodes the member has.
+		return meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady) && c.Status.NodeSummary != nil, nil
 	})
 	if err == nil {
 		return last, nil
