@@ -37,10 +37,10 @@ func clusterHealth(ctx context.Context, t *testing.T, name string) (string, erro
 	return fmt.Sprintf("ready=%s taints=%v", ready, taints), nil
 }
 
-// controllerManagerMetric returns the line of one series on
-// mco-controller-manager's /metrics, or "" when absent.
-func controllerManagerMetric(ctx context.Context, series string) string {
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, framework.Env.MCO.ControllerManagerURL()+"/metrics", nil)
+// metricLine returns the line of one series on a component's /metrics
+// (base is its health URL), or "" when absent.
+func metricLine(ctx context.Context, base, series string) string {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return ""
@@ -79,7 +79,7 @@ func TestClusterHealthAndTaints(t *testing.T) {
 		return got == "ready=False/ClusterNotReachable taints=[cluster.karmada.io/not-ready]", got
 	})
 	t.Logf("member2 Ready=False and tainted %s after the pause", time.Since(paused).Round(time.Second))
-	if got := controllerManagerMetric(context.Background(), `cluster_ready_state{member_cluster="member2"}`); !strings.HasSuffix(got, " 0") {
+	if got := metricLine(context.Background(), framework.Env.MCO.ControllerManagerURL(), `cluster_ready_state{member_cluster="member2"}`); !strings.HasSuffix(got, " 0") {
 		t.Errorf("cluster_ready_state of member2 while it is down: %q", got)
 	}
 
@@ -101,7 +101,7 @@ func TestClusterHealthAndTaints(t *testing.T) {
 		`cluster_ready_node_number{member_cluster="member2"}`:      " 1",
 		`cluster_cpu_allocatable_number{member_cluster="member2"}`: " 4",
 	} {
-		if got := controllerManagerMetric(ctx, series); !strings.HasSuffix(got, want) {
+		if got := metricLine(ctx, framework.Env.MCO.ControllerManagerURL(), series); !strings.HasSuffix(got, want) {
 			t.Errorf("%s: %q, want value%s", series, got, want)
 		}
 	}

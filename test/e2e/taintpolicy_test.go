@@ -37,6 +37,25 @@ spec:
   - {key: e2e.mco-org.github.io/maintenance, value: planned, effect: NoSchedule}
 `
 
+// witnessPolicy targets member2 with another taint on the same
+// condition: once member2 carries it, the controller has evaluated member2
+// with every policy, so the maintenance taint's absence there means
+// something.
+const witnessPolicy = `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterTaintPolicy
+metadata:
+  name: e2e-maintenance-witness
+spec:
+  targetClusters:
+    clusterNames: [member2]
+  addOnConditions:
+  - {conditionType: E2EMaintenance, operator: In, statusValues: ["True"]}
+  removeOnConditions:
+  - {conditionType: E2EMaintenance, operator: In, statusValues: ["False"]}
+  taints:
+  - {key: e2e.mco-org.github.io/witness, effect: NoSchedule}
+`
+
 // conditionIndex returns the index of a condition type in a Cluster's
 // status (-1 when absent) and the number of conditions.
 func conditionIndex(ctx context.Context, t *testing.T, cluster, conditionType string) (int, int, error) {
@@ -144,15 +163,17 @@ func TestDefaultFailoverTaintPolicyExists(t *testing.T) {
 func TestClusterTaintPolicyFollowsConditions(t *testing.T) {
 	_, mco := mcoClients(t)
 	t.Cleanup(func() {
-		err := mco.PolicyV1alpha1().ClusterTaintPolicies().Delete(context.Background(), "e2e-maintenance", metav1.DeleteOptions{})
-		if err != nil && !apierrors.IsNotFound(err) {
-			t.Error(err)
+		for _, name := range []string{"e2e-maintenance", "e2e-maintenance-witness"} {
+			err := mco.PolicyV1alpha1().ClusterTaintPolicies().Delete(context.Background(), name, metav1.DeleteOptions{})
+			if err != nil && !apierrors.IsNotFound(err) {
+				t.Error(err)
+			}
 		}
 		for _, m := range []string{"member1", "member2"} {
 			removeClusterCondition(t, m, maintenanceCondition)
 		}
 	})
-	kubectl(t, maintenancePolicy, "apply", "-f", "-")
+	kubectl(t, maintenancePolicy+"---\n"+witnessPolicy, "apply", "-f", "-")
 
 	setClusterCondition(t, "member2", maintenanceCondition, metav1.ConditionTrue)
 	setClusterCondition(t, "member1", maintenanceCondition, metav1.ConditionTrue)
@@ -165,9 +186,10 @@ func TestClusterTaintPolicyFollowsConditions(t *testing.T) {
 		return taint.Value == "planned" && taint.Effect == corev1.TaintEffectNoSchedule && taint.TimeAdded != nil, taint.ToString()
 	})
 	t.Logf("member1 tainted %s after its condition turned True", time.Since(started).Round(time.Millisecond))
-	// The controller has acted on member1; give member2's sync the same
-	// time again before checking that it was left alone.
-	time.Sleep(time.Since(started) + 2*time.Second)
+	eventually(t, 30*time.Second, "member2 evaluated (witness taint)", func(ctx context.Context) (bool, string) {
+		taint, err := clusterTaint(ctx, t, "member2", "e2e.mco-org.github.io/witness")
+		return err == nil && taint != nil, fmt.Sprint(taint, err)
+	})
 	if taint, err := clusterTaint(context.Background(), t, "member2", maintenanceTaint); err != nil || taint != nil {
 		t.Errorf("member2, not targeted, has taint %v (%v)", taint, err)
 	}
@@ -182,5 +204,11 @@ func TestClusterTaintPolicyFollowsConditions(t *testing.T) {
 			return false, taint.ToString()
 		}
 		return true, ""
+	})
+	// Deleting a policy leaves its taints: take the witness off first.
+	setClusterCondition(t, "member2", maintenanceCondition, metav1.ConditionFalse)
+	eventually(t, 30*time.Second, "member2 without the witness taint", func(ctx context.Context) (bool, string) {
+		taint, err := clusterTaint(ctx, t, "member2", "e2e.mco-org.github.io/witness")
+		return err == nil && taint == nil, fmt.Sprint(taint, err)
 	})
 }
