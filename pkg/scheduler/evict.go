@@ -108,14 +108,14 @@ func withEvictionCondition(status *workv1alpha2.ResourceBindingStatus, cond meta
 	return out, true
 }
 
-// blockedSet tracks bindings in one eviction state (blocked, or waiting
+// keySet tracks bindings in one eviction state (blocked, or waiting
 // for the rate limiter), for a gauge.
-type blockedSet struct {
+type keySet struct {
 	mu sync.Mutex
 	m  map[binding.Key]struct{}
 }
 
-func (b *blockedSet) set(k binding.Key, blocked bool) {
+func (b *keySet) set(k binding.Key, blocked bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.m == nil {
@@ -128,7 +128,7 @@ func (b *blockedSet) set(k binding.Key, blocked bool) {
 	}
 }
 
-func (b *blockedSet) len() int {
+func (b *keySet) len() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return len(b.m)

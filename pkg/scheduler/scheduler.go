@@ -41,8 +41,8 @@ type Scheduler struct {
 	pending       pendingSets
 	recorder      record.EventRecorder
 	limiter       *evictionLimiter
-	blocked       blockedSet
-	waiting       blockedSet
+	blocked       keySet
+	waiting       keySet
 	unhealthy     unhealthySince
 }
 

@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 	coordinationlisters "k8s.io/client-go/listers/coordination/v1"
@@ -187,7 +186,7 @@ func (x *Controller) deleteOwnedSecrets(ctx context.Context, c *clusterv1alpha1.
 		if err != nil {
 			return fmt.Errorf("get secret %s/%s of cluster %s: %w", ref.Namespace, ref.Name, c.Name, err)
 		}
-		if !ownedBy(s.OwnerReferences, c.UID) {
+		if !metav1.IsControlledBy(s, c) {
 			continue
 		}
 		err = x.kube.CoreV1().Secrets(ref.Namespace).Delete(ctx, ref.Name, metav1.DeleteOptions{
@@ -197,13 +196,4 @@ func (x *Controller) deleteOwnedSecrets(ctx context.Context, c *clusterv1alpha1.
 		}
 	}
 	return nil
-}
-
-func ownedBy(refs []metav1.OwnerReference, uid types.UID) bool {
-	for _, r := range refs {
-		if r.UID == uid {
-			return true
-		}
-	}
-	return false
 }
