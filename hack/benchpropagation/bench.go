@@ -108,7 +108,11 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	}
 	if len(full) > 0 {
 		b.logf("full-speed phase: %d Deployments, %d workers", len(full), b.o.workers)
-		start := time.Now()
+		start, cpuBefore := time.Now(), sampleCPU(b.env)
+		profiled := func() {}
+		if b.o.profileDir != "" {
+			profiled = b.profileFull(ctx, b.o.profileDir, b.o.profileSecs)
+		}
 		if err := b.createFull(ctx, t, full); err != nil {
 			return nil, err
 		}
@@ -117,6 +121,8 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 			return nil, err
 		}
 		r.fullDuration = t.lastComplete(full).Sub(start)
+		r.fullCPU = cpuUse(cpuBefore, sampleCPU(b.env), time.Since(start))
+		profiled()
 		r.full = t.latencies(full)
 	}
 

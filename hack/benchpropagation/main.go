@@ -43,6 +43,8 @@ type options struct {
 	timeout      time.Duration
 	benchSpace   string
 	rawNamespace string
+	profileDir   string
+	profileSecs  int
 }
 
 func parseFlags(args []string) (*options, error) {
@@ -56,6 +58,8 @@ func parseFlags(args []string) (*options, error) {
 	fs.IntVar(&o.rawCount, "raw-count", 1000, "ConfigMaps created to measure mco-apiserver's raw create rate")
 	fs.IntVar(&o.workers, "workers", 16, "concurrent creates (raw and full-speed phases)")
 	fs.DurationVar(&o.settle, "settle", 5*time.Second, "quiet time before and after the measured phases")
+	fs.StringVar(&o.profileDir, "profile-dir", "", "when set, CPU profiles of mco-apiserver, mco-controller-manager and mco-scheduler over the start of the full-speed phase go here")
+	fs.IntVar(&o.profileSecs, "profile-seconds", 20, "length of each profile (-profile-dir)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long in all")
 	if err := fs.Parse(args); err != nil {
 		return nil, err

@@ -24,7 +24,9 @@ const mcoServer = "mco"
 var writeVerbs = map[string]bool{"POST": true, "PUT": true, "PATCH": true, "APPLY": true, "DELETE": true, "DELETECOLLECTION": true}
 
 // counts are one server's write requests by "VERB resource[/subresource]",
-// Events excluded.
+// Events and Leases excluded: the heartbeats of leader election, of the
+// members' kube-apiservers and of each Cluster's health come with time, not
+// with Deployments.
 type counts map[string]float64
 
 // scrapeAll reads apiserver_request_total from mco-apiserver and every
@@ -65,7 +67,7 @@ func scrapeWrites(ctx context.Context, client kubernetes.Interface) (counts, err
 		for _, l := range m.GetLabel() {
 			labels[l.GetName()] = l.GetValue()
 		}
-		if !writeVerbs[labels["verb"]] || labels["resource"] == "events" {
+		if !writeVerbs[labels["verb"]] || labels["resource"] == "events" || labels["resource"] == "leases" {
 			continue
 		}
 		key := labels["verb"] + " " + labels["resource"]

@@ -22,6 +22,7 @@ type result struct {
 	steady, full                       []time.Duration
 	fullCreate                         time.Duration // until the last create returned
 	fullDuration                       time.Duration // until the last Deployment was in every member
+	fullCPU                            []cpuShare // per process, over the full-speed phase
 	writes                             []writeDelta
 	rssAPIServer, rssControllerManager float64
 }
@@ -89,8 +90,11 @@ func (r *result) print(w io.Writer) error {
 		p("full speed     %4d, %d workers  %.1f Deployments/s (creates done in %s, all in every member after %s); %s",
 			len(r.full), r.workers, r.fullPerSecond(), r.fullCreate.Round(time.Millisecond), r.fullDuration.Round(time.Millisecond), latencyLine(r.full))
 	}
+	if len(r.fullCPU) > 0 {
+		p("CPU over the full-speed phase (cores): %s", cpuLine(r.fullCPU))
+	}
 	p("")
-	p("writes per Deployment (apiserver_request_total POST, PUT, PATCH, APPLY, DELETE; Events excluded;")
+	p("writes per Deployment (apiserver_request_total POST, PUT, PATCH, APPLY, DELETE; Events and Leases excluded;")
 	p("from before the first Deployment to %s after the last reached every member; background writes included;", r.settle)
 	p(" the total leaves out the benchmark's own create of each Deployment):")
 	for _, d := range r.writes {
@@ -116,6 +120,18 @@ func (r *result) print(w io.Writer) error {
 	}
 	p("%s", line)
 	return nil
+}
+
+func cpuLine(shares []cpuShare) string {
+	var parts []string
+	var total float64
+	for _, s := range shares {
+		total += s.cores
+		if s.cores >= 0.01 {
+			parts = append(parts, fmt.Sprintf("%s %.2f", s.name, s.cores))
+		}
+	}
+	return fmt.Sprintf("total %.2f: %s", total, strings.Join(parts, ", "))
 }
 
 func verdict(ok bool) string {

@@ -66,6 +66,7 @@ func coreResources() []*resource.Spec {
 	svc.HasStatus = true
 	svc.StatusMetadata = resource.StatusAcceptsMetadata
 	svc.Validate = resource.Typed(validation.ValidateService)
+	svc.ValidateStatus = resource.TypedUpdate(validation.ValidateServiceStatusUpdate)
 	svc.Columns = serviceColumns()
 
 	sa := newSpec(gv, "serviceaccounts", "serviceaccount", "ServiceAccount", true,
@@ -79,6 +80,7 @@ func coreResources() []*resource.Spec {
 	pvc.HasStatus = true
 	pvc.StatusMetadata = resource.StatusAcceptsMetadata
 	pvc.Validate = resource.Typed(validation.ValidatePersistentVolumeClaim)
+	pvc.ValidateStatus = resource.TypedUpdate(validation.ValidatePersistentVolumeClaimStatusUpdate)
 	pvc.Columns = pvcColumns()
 
 	ev := newSpec(gv, "events", "event", "Event", true,

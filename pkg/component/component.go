@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -60,14 +61,38 @@ func (o *ClientOptions) RESTConfig(userAgent string) (*rest.Config, error) {
 	return cfg, nil
 }
 
-// Serve serves /healthz, /readyz (ready while ready() is true) and
-// /metrics from reg on address until ctx ends. It returns once listening.
-func Serve(ctx context.Context, address string, reg *prometheus.Registry, ready func() bool) (net.Addr, error) {
-	listener, err := net.Listen("tcp", address)
+// ServingOptions are the flags of the health, metrics and profiling
+// endpoint.
+type ServingOptions struct {
+	BindAddress string
+	// Profiling serves /debug/pprof/ as kube-controller-manager does with
+	// --profiling.
+	Profiling bool
+}
+
+// AddFlags registers --bind-address and --profiling.
+func (o *ServingOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.BindAddress, "bind-address", o.BindAddress, "Address of /healthz, /readyz, /metrics and, with --profiling, /debug/pprof/.")
+	fs.BoolVar(&o.Profiling, "profiling", o.Profiling, "Serve Go's profiles on /debug/pprof/ at --bind-address.")
+}
+
+// Serve serves /healthz, /readyz (ready while ready() is true), /metrics
+// from reg and, when asked, /debug/pprof/ on o.BindAddress until ctx ends.
+// It returns once listening.
+func Serve(ctx context.Context, o ServingOptions, reg *prometheus.Registry, ready func() bool) (net.Addr, error) {
+	listener, err := net.Listen("tcp", o.BindAddress)
 	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", address, err)
+		return nil, fmt.Errorf("listen on %s: %w", o.BindAddress, err)
 	}
-	srv := &http.Server{Handler: HealthMux(reg, ready), ReadHeaderTimeout: 10 * time.Second}
+	mux := HealthMux(reg, ready)
+	if o.Profiling {
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			klog.FromContext(ctx).Error(err, "Health and metrics server failed")

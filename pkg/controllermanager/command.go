@@ -27,7 +27,7 @@ import (
 type options struct {
 	client         component.ClientOptions
 	leader         *component.LeaderElection
-	bindAddress    string
+	serving        component.ServingOptions
 	controllers    []string
 	workers        int
 	statusInterval time.Duration
@@ -46,7 +46,7 @@ func NewCommand(ctx context.Context) *cobra.Command {
 	o := &options{
 		client:         component.ClientOptions{QPS: 40, Burst: 60},
 		leader:         component.NewLeaderElection("mco-controller-manager"),
-		bindAddress:    "127.0.0.1:10357",
+		serving:        component.ServingOptions{BindAddress: "127.0.0.1:10357", Profiling: true},
 		controllers:    []string{"*"},
 		workers:        5,
 		statusInterval: 10 * time.Second,
@@ -62,8 +62,8 @@ func NewCommand(ctx context.Context) *cobra.Command {
 to bindings), binding (bindings to Works), execution (Works to member clusters), workStatus and
 bindingStatus (member status back to Works, bindings and templates), cluster and clusterStatus
 (execution spaces, member health), taintPolicy (ClusterTaintPolicy taints on Clusters) and
-namespace (namespaces to every member). It serves /healthz, /readyz and /metrics on
---bind-address.`,
+namespace (namespaces to every member). It serves /healthz, /readyz, /metrics
+and /debug/pprof/ on --bind-address.`,
 		SilenceUsage: true,
 		Args:         cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -81,7 +81,7 @@ namespace (namespaces to every member). It serves /healthz, /readyz and /metrics
 	fs := cmd.Flags()
 	o.client.AddFlags(fs)
 	o.leader.AddFlags(fs)
-	fs.StringVar(&o.bindAddress, "bind-address", o.bindAddress, "Address of /healthz, /readyz and /metrics.")
+	o.serving.AddFlags(fs)
 	fs.StringSliceVar(&o.controllers, "controllers", o.controllers, "Controllers to run: '*' for all, 'name' to enable one, '-name' to disable one. Known: "+fmt.Sprint(controllerNames())+".")
 	fs.IntVar(&o.workers, "concurrent-syncs", o.workers, "Workers per controller.")
 	fs.DurationVar(&o.statusInterval, "cluster-status-update-frequency", o.statusInterval, "How often each member cluster's health and resources are collected.")
@@ -137,7 +137,7 @@ func (o *options) run(ctx context.Context, names []string) error {
 		return fmt.Errorf("register metrics: %w", err)
 	}
 	var ready atomic.Bool
-	addr, err := component.Serve(ctx, o.bindAddress, reg, ready.Load)
+	addr, err := component.Serve(ctx, o.serving, reg, ready.Load)
 	if err != nil {
 		return err
 	}

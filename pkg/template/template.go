@@ -4,12 +4,16 @@
 package template
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
 )
@@ -137,4 +141,32 @@ func (r *Resources) Get(k Key) (*unstructured.Unstructured, error) {
 		return nil, fmt.Errorf("unexpected %T in the cache of %s", obj, x.GVR)
 	}
 	return u, nil
+}
+
+// GetFresh returns a template from the cache unless the cache holds
+// another version than resourceVersion (the one a binding recorded, which
+// leaves out mco's own status writes): then the cache may lag behind a
+// write it has not seen yet, and the template is read from the server. An
+// empty resourceVersion takes the cache's.
+func (r *Resources) GetFresh(ctx context.Context, client dynamic.Interface, k Key, resourceVersion string) (*unstructured.Unstructured, error) {
+	cached, err := r.Get(k)
+	if err != nil && !apierrors.IsNotFound(err) {
+		return nil, err
+	}
+	if resourceVersion == "" || (err == nil && r.effective(cached) == resourceVersion) {
+		return cached, err
+	}
+	x := r.byGVK[k.GVK]
+	live, err := client.Resource(x.GVR).Namespace(k.Namespace).Get(ctx, k.Name, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("get %s: %w", k, err)
+	}
+	return live, nil
+}
+
+func (r *Resources) effective(obj *unstructured.Unstructured) string {
+	if r.StatusWrites == nil {
+		return obj.GetResourceVersion()
+	}
+	return r.StatusWrites.Effective(obj.GetUID(), obj.GetResourceVersion())
 }

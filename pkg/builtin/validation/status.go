@@ -17,9 +17,14 @@ limitations under the License.
 package validation
 
 import (
+	"net"
+	"regexp"
+
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -138,4 +143,76 @@ func ValidateJobStatusUpdate(j, _ *batchv1.Job) field.ErrorList {
 func ValidateNamespaceStatusUpdate(ns, _ *corev1.Namespace) field.ErrorList {
 	return validateOptionalEnum(ns.Status.Phase, statusPath.Child("phase"),
 		corev1.NamespaceActive, corev1.NamespaceTerminating)
+}
+
+// ValidateServiceStatusUpdate checks a Service's load-balancer ingress
+// points (an IP address or a DNS hostname that is not an IP, ipMode only
+// with an IP, valid port statuses) and its conditions.
+func ValidateServiceStatusUpdate(svc, _ *corev1.Service) field.ErrorList {
+	var errs field.ErrorList
+	ingressPath := statusPath.Child("loadBalancer", "ingress")
+	for i, ing := range svc.Status.LoadBalancer.Ingress {
+		p := ingressPath.Index(i)
+		if ing.IP != "" {
+			errs = append(errs, utilvalidation.IsValidIP(p.Child("ip"), ing.IP)...)
+		}
+		if ing.Hostname != "" {
+			errs = append(errs, validateDNSSubdomain(ing.Hostname, p.Child("hostname"))...)
+			if net.ParseIP(ing.Hostname) != nil {
+				errs = append(errs, field.Invalid(p.Child("hostname"), ing.Hostname, "must be a DNS name, not an IP address"))
+			}
+		}
+		if ing.IPMode != nil {
+			if ing.IP == "" {
+				errs = append(errs, field.Required(p.Child("ip"), "must be specified when `ipMode` is set"))
+			}
+			errs = append(errs, validateEnum(*ing.IPMode, p.Child("ipMode"), corev1.LoadBalancerIPModeVIP, corev1.LoadBalancerIPModeProxy)...)
+		}
+		for j, port := range ing.Ports {
+			pp := p.Child("ports").Index(j)
+			for _, msg := range utilvalidation.IsValidPortNum(int(port.Port)) {
+				errs = append(errs, field.Invalid(pp.Child("port"), port.Port, msg))
+			}
+			errs = append(errs, validateEnum(port.Protocol, pp.Child("protocol"), corev1.ProtocolTCP, corev1.ProtocolUDP, corev1.ProtocolSCTP)...)
+			if port.Error != nil {
+				errs = append(errs, validatePortError(*port.Error, pp.Child("error"))...)
+			}
+		}
+	}
+	return append(errs, metav1validation.ValidateConditions(svc.Status.Conditions, statusPath.Child("conditions"))...)
+}
+
+// ValidatePersistentVolumeClaimStatusUpdate checks a claim's phase and that
+// its capacity and allocated resources are not negative.
+func ValidatePersistentVolumeClaimStatusUpdate(pvc, _ *corev1.PersistentVolumeClaim) field.ErrorList {
+	s := &pvc.Status
+	errs := validateOptionalEnum(s.Phase, statusPath.Child("phase"), corev1.ClaimPending, corev1.ClaimBound, corev1.ClaimLost)
+	for _, list := range []struct {
+		name      string
+		resources corev1.ResourceList
+	}{{"capacity", s.Capacity}, {"allocatedResources", s.AllocatedResources}} {
+		for name, q := range list.resources {
+			if q.Sign() < 0 {
+				errs = append(errs, field.Invalid(statusPath.Child(list.name).Key(string(name)), q.String(), "must be greater than or equal to 0"))
+			}
+		}
+	}
+	return errs
+}
+
+// portErrorFormat is the CamelCase reason format of a port status's error,
+// the one of condition reasons.
+var portErrorFormat = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
+
+const maxPortErrorLength = 316
+
+func validatePortError(value string, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if len(value) > maxPortErrorLength {
+		errs = append(errs, field.TooLong(fldPath, value, maxPortErrorLength))
+	}
+	if !portErrorFormat.MatchString(value) {
+		errs = append(errs, field.Invalid(fldPath, value, "must be a CamelCase reason, e.g. 'ConnectionRefused', matching the regex "+portErrorFormat.String()))
+	}
+	return errs
 }

@@ -22,6 +22,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 )
 
@@ -107,5 +109,51 @@ func TestValidateNamespaceStatusUpdate(t *testing.T) {
 		{name: "A Terminating namespace is valid.", mutate: func(ns, _ *corev1.Namespace) { ns.Status.Phase = corev1.NamespaceTerminating }},
 		{name: "An unknown phase is not supported.", mutate: func(ns, _ *corev1.Namespace) { ns.Status.Phase = "Sleeping" },
 			want: []wantErr{notSupported("status.phase")}},
+	})
+}
+
+func TestValidateServiceStatusUpdate(t *testing.T) {
+	t.Parallel()
+	ingress := func(ing ...corev1.LoadBalancerIngress) func(s, _ *corev1.Service) {
+		return func(s, _ *corev1.Service) { s.Status.LoadBalancer.Ingress = ing }
+	}
+	vip := corev1.LoadBalancerIPModeVIP
+	runUpdateCases(t, validService, ValidateServiceStatusUpdate, []updateCase[*corev1.Service]{
+		{name: "An empty status is valid.", mutate: noUpdate[*corev1.Service]},
+		{name: "Ingress by IP with a mode and by hostname, with port statuses, is valid.", mutate: ingress(
+			corev1.LoadBalancerIngress{IP: "192.0.2.10", IPMode: &vip,
+				Ports: []corev1.PortStatus{{Port: 80, Protocol: corev1.ProtocolTCP, Error: ptr.To("ConnectionRefused")}}},
+			corev1.LoadBalancerIngress{Hostname: "lb.example.com"})},
+		{name: "A malformed IP is invalid.", mutate: ingress(corev1.LoadBalancerIngress{IP: "192.0.2"}),
+			want: []wantErr{invalid("status.loadBalancer.ingress[0].ip")}},
+		{name: "A hostname that is an IP is invalid.", mutate: ingress(corev1.LoadBalancerIngress{Hostname: "192.0.2.10"}),
+			want: []wantErr{invalid("status.loadBalancer.ingress[0].hostname")}},
+		{name: "ipMode without an IP is refused, and an unknown mode is unsupported.",
+			mutate: ingress(corev1.LoadBalancerIngress{Hostname: "lb.example.com", IPMode: ptr.To(corev1.LoadBalancerIPMode("Direct"))}),
+			want:   []wantErr{required("status.loadBalancer.ingress[0].ip"), notSupported("status.loadBalancer.ingress[0].ipMode")}},
+		{name: "A port status needs a port number, a known protocol and a CamelCase error.",
+			mutate: ingress(corev1.LoadBalancerIngress{IP: "192.0.2.10", Ports: []corev1.PortStatus{{Port: 0, Protocol: "HTTP", Error: ptr.To("no route")}}}),
+			want: []wantErr{invalid("status.loadBalancer.ingress[0].ports[0].port"), notSupported("status.loadBalancer.ingress[0].ports[0].protocol"),
+				invalid("status.loadBalancer.ingress[0].ports[0].error")}},
+		{name: "A condition without a reason is invalid.", mutate: func(s, _ *corev1.Service) {
+			s.Status.Conditions = []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue, LastTransitionTime: metav1.Now()}}
+		}, want: []wantErr{required("status.conditions[0].reason")}},
+	})
+}
+
+func TestValidatePersistentVolumeClaimStatusUpdate(t *testing.T) {
+	t.Parallel()
+	runUpdateCases(t, validPVC, ValidatePersistentVolumeClaimStatusUpdate, []updateCase[*corev1.PersistentVolumeClaim]{
+		{name: "An empty status is valid.", mutate: noUpdate[*corev1.PersistentVolumeClaim]},
+		{name: "A bound claim with its capacity is valid.", mutate: func(c, _ *corev1.PersistentVolumeClaim) {
+			c.Status = corev1.PersistentVolumeClaimStatus{Phase: corev1.ClaimBound,
+				Capacity: corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("1Gi")}}
+		}},
+		{name: "An unknown phase is unsupported.", mutate: func(c, _ *corev1.PersistentVolumeClaim) { c.Status.Phase = "Ready" },
+			want: []wantErr{notSupported("status.phase")}},
+		{name: "A negative capacity or allocation is invalid.", mutate: func(c, _ *corev1.PersistentVolumeClaim) {
+			c.Status.Capacity = corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("-1Gi")}
+			c.Status.AllocatedResources = corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("-1")}
+		}, want: []wantErr{invalid("status.capacity[storage]"), invalid("status.allocatedResources[storage]")}},
 	})
 }

@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
@@ -39,9 +40,11 @@ import (
 // Controller is the binding controller.
 type Controller struct {
 	mco       mcoclient.Interface
+	dynamic   dynamic.Interface
 	bindings  *binding.Store
 	templates *template.Resources
 	works     worklisters.WorkLister
+	workInf   cache.SharedIndexInformer // indexed by binding.IndexWorks
 	clusters  clusterlisters.ClusterLister
 	op        policylisters.OverridePolicyLister
 	cop       policylisters.ClusterOverridePolicyLister
@@ -60,8 +63,11 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	clusters := inf.Cluster().V1alpha1().Clusters()
 	ops := inf.Policy().V1alpha1().OverridePolicies()
 	cops := inf.Policy().V1alpha1().ClusterOverridePolicies()
+	if err := binding.IndexWorks(works.Informer()); err != nil {
+		return nil, err
+	}
 	b := &Controller{
-		mco: c.MCO, bindings: c.Bindings, templates: c.Templates, works: works.Lister(), clusters: clusters.Lister(),
+		mco: c.MCO, dynamic: c.Dynamic, bindings: c.Bindings, templates: c.Templates, works: works.Lister(), workInf: works.Informer(), clusters: clusters.Lister(),
 		op: ops.Lister(), cop: cops.Lister(), metrics: c.Metrics, recorder: c.Recorder, workers: c.Workers,
 	}
 	b.loop = controller.New("binding", b.sync)
@@ -76,8 +82,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	}{
 		{rbs, b.bindingHandler()},
 		{crbs, b.bindingHandler()},
-		{works.Informer(), cache.ResourceEventHandlerFuncs{
-			UpdateFunc: func(_, obj any) { b.enqueueOwner(obj) }, DeleteFunc: b.enqueueOwner}},
+		{works.Informer(), cache.ResourceEventHandlerFuncs{UpdateFunc: b.onWorkUpdate, DeleteFunc: b.enqueueOwner}},
 		{ops.Informer(), b.everyBinding()},
 		{cops.Informer(), b.everyBinding()},
 		{clusters.Informer(), cache.ResourceEventHandlerFuncs{UpdateFunc: func(oldObj, newObj any) {
@@ -119,7 +124,10 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 			return err
 		}
 	}
-	tmpl, err := b.templates.Get(templateKey(v.Spec.Resource))
+	// The binding names the template version it was made from; a cache
+	// that lags behind it (the detector's own claim write, just before)
+	// would render an older template, and nothing would queue it again.
+	tmpl, err := b.templates.GetFresh(ctx, b.dynamic, templateKey(v.Spec.Resource), v.Spec.Resource.ResourceVersion)
 	if apierrors.IsNotFound(err) {
 		klog.FromContext(ctx).V(2).Info("Template is gone; deleting its binding", "binding", k)
 		return b.bindings.Delete(ctx, k)
@@ -239,10 +247,7 @@ func (b *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) (b
 
 // worksOf lists the Works derived from a binding.
 func (b *Controller) worksOf(v *binding.View) ([]*workv1alpha1.Work, error) {
-	if v.PermanentID() == "" {
-		return nil, nil
-	}
-	return b.works.List(labels.SelectorFromSet(labels.Set{v.Key.PermanentIDLabel(): v.PermanentID()}))
+	return binding.WorksOf(b.workInf, v)
 }
 
 // removeStaleWorks deletes the Works of clusters no longer targeted.

@@ -65,6 +65,19 @@ func (b *Controller) enqueueAll() {
 	}
 }
 
+// onWorkUpdate queues the owner of a Work whose spec, labels or
+// annotations changed, or that is being deleted: a hand edit to put right.
+// Status writes, three per binding and more, are not this controller's.
+func (b *Controller) onWorkUpdate(oldObj, newObj any) {
+	o, ok1 := oldObj.(*workv1alpha1.Work)
+	n, ok2 := newObj.(*workv1alpha1.Work)
+	if ok1 && ok2 && o.Generation == n.Generation && n.DeletionTimestamp == nil &&
+		labels.Equals(o.Labels, n.Labels) && labels.Equals(o.Annotations, n.Annotations) {
+		return
+	}
+	b.enqueueOwner(newObj)
+}
+
 // enqueueOwner queues the binding a changed or deleted Work came from, so
 // that a Work deleted or edited by hand is written again.
 func (b *Controller) enqueueOwner(obj any) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
@@ -47,7 +48,8 @@ func render(tmpl *unstructured.Unstructured, spec *workv1alpha2.ResourceBindingS
 }
 
 // prune removes what kube-apiserver allocates or owns: status, server-set
-// metadata, a Service's cluster IPs, a Job's generated selector and labels,
+// metadata, a Service's allocated cluster IPs (a headless Service keeps
+// its None), a Job's generated selector and labels,
 // and a Job's ttlSecondsAfterFinished (a member's TTL controller would
 // delete the finished Job and mco would create it again, forever).
 func prune(obj *unstructured.Unstructured) {
@@ -61,8 +63,11 @@ func prune(obj *unstructured.Unstructured) {
 	unstructured.RemoveNestedField(obj.Object, "metadata", "annotations", "kubectl.kubernetes.io/last-applied-configuration")
 	switch obj.GetAPIVersion() + "/" + obj.GetKind() {
 	case "v1/Service":
-		unstructured.RemoveNestedField(obj.Object, "spec", "clusterIP")
-		unstructured.RemoveNestedField(obj.Object, "spec", "clusterIPs")
+		// A headless Service's "None" is the user's choice and travels.
+		if ip, _, _ := unstructured.NestedString(obj.Object, "spec", "clusterIP"); ip != corev1.ClusterIPNone {
+			unstructured.RemoveNestedField(obj.Object, "spec", "clusterIP")
+			unstructured.RemoveNestedField(obj.Object, "spec", "clusterIPs")
+		}
 	case "batch/v1/Job":
 		unstructured.RemoveNestedField(obj.Object, "spec", "ttlSecondsAfterFinished")
 		if manual, _, _ := unstructured.NestedBool(obj.Object, "spec", "manualSelector"); !manual {

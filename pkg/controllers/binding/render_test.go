@@ -166,6 +166,18 @@ func TestRender(t *testing.T) {
 				map[string]any{"spec": map[string]any{"type": "ClusterIP", "ports": []any{map[string]any{"port": int64(80)}}}}),
 		},
 		{
+			name: "A headless Service stays headless: clusterIP None is a choice, not an allocation.",
+			tmpl: tmplObject("v1", "Service", nil, nil, map[string]any{"spec": map[string]any{
+				"type": "ClusterIP", "clusterIP": "None", "clusterIPs": []any{"None"},
+				"ports": []any{map[string]any{"port": int64(80)}},
+			}}),
+			spec:   &workv1alpha2.ResourceBindingSpec{},
+			target: workv1alpha2.TargetCluster{Name: "m1"},
+			want: rendered("v1", "Service", nil, nil, "", "", workv1alpha1.ResourceConflictResolutionAbort,
+				map[string]any{"spec": map[string]any{"type": "ClusterIP", "clusterIP": "None", "clusterIPs": []any{"None"},
+					"ports": []any{map[string]any{"port": int64(80)}}}}),
+		},
+		{
 			name:   "A Job loses its TTL and generated selector and pod labels, and runs the cluster's share in parallel.",
 			tmpl:   tmplObject("batch/v1", "Job", nil, nil, map[string]any{"spec": jobSpec(4, false, generatedPodLabels())}),
 			spec:   &workv1alpha2.ResourceBindingSpec{Replicas: 4},

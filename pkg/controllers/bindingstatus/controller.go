@@ -13,7 +13,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
@@ -24,7 +23,6 @@ import (
 	"github.com/mco-org/mco/pkg/controller"
 	bindingcontroller "github.com/mco-org/mco/pkg/controllers/binding"
 	"github.com/mco-org/mco/pkg/controllers/shared"
-	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/template"
 	"github.com/mco-org/mco/pkg/workload"
 )
@@ -38,7 +36,7 @@ type Controller struct {
 	bindings  *binding.Store
 	templates *template.Resources
 	dynamic   dynamic.Interface
-	works     worklisters.WorkLister
+	works     cache.SharedIndexInformer // indexed by binding.IndexWorks
 	loop      *controller.Controller[binding.Key]
 	workers   int
 }
@@ -48,7 +46,10 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	rbs := c.MCOInformers.Work().V1alpha2().ResourceBindings().Informer()
 	crbs := c.MCOInformers.Work().V1alpha2().ClusterResourceBindings().Informer()
 	works := c.MCOInformers.Work().V1alpha1().Works()
-	s := &Controller{bindings: c.Bindings, templates: c.Templates, dynamic: c.Dynamic, works: works.Lister(), workers: c.Workers}
+	if err := binding.IndexWorks(works.Informer()); err != nil {
+		return nil, err
+	}
+	s := &Controller{bindings: c.Bindings, templates: c.Templates, dynamic: c.Dynamic, works: works.Informer(), workers: c.Workers}
 	s.loop = controller.New("binding-status", s.sync)
 	s.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced)
 	for _, r := range c.Templates.List {
@@ -110,7 +111,7 @@ func (s *Controller) sync(ctx context.Context, k binding.Key) error {
 	if v.Meta.DeletionTimestamp != nil || v.PermanentID() == "" {
 		return nil
 	}
-	works, err := s.works.List(labels.SelectorFromSet(labels.Set{k.PermanentIDLabel(): v.PermanentID()}))
+	works, err := binding.WorksOf(s.works, v)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ import (
 type options struct {
 	client        component.ClientOptions
 	leader        *component.LeaderElection
-	bindAddress   string
+	serving       component.ServingOptions
 	schedulerName string
 	workers       int
 	eviction      scheduler.EvictionOptions
@@ -33,9 +33,9 @@ type options struct {
 // NewCommand returns the mco-scheduler command.
 func NewCommand(ctx context.Context) *cobra.Command {
 	o := options{
-		client:      component.ClientOptions{QPS: 100, Burst: 200},
-		leader:      component.NewLeaderElection("mco-scheduler"),
-		bindAddress: "127.0.0.1:10351", schedulerName: scheduler.DefaultSchedulerName, workers: 2,
+		client:  component.ClientOptions{QPS: 100, Burst: 200},
+		leader:  component.NewLeaderElection("mco-scheduler"),
+		serving: component.ServingOptions{BindAddress: "127.0.0.1:10351", Profiling: true}, schedulerName: scheduler.DefaultSchedulerName, workers: 2,
 		eviction: scheduler.DefaultEvictionOptions(),
 	}
 	var showVersion bool
@@ -44,7 +44,7 @@ func NewCommand(ctx context.Context) *cobra.Command {
 		Short: "Places mco's bindings on member clusters and divides their replicas",
 		Long: `mco-scheduler watches ResourceBindings, ClusterResourceBindings and Clusters on
 mco-apiserver and writes each binding's spec.clusters and Scheduled condition.
-It serves /healthz, /readyz and /metrics on --bind-address.`,
+It serves /healthz, /readyz, /metrics and /debug/pprof/ on --bind-address.`,
 		SilenceUsage: true,
 		Args:         cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -64,7 +64,7 @@ It serves /healthz, /readyz and /metrics on --bind-address.`,
 	fs := cmd.Flags()
 	o.client.AddFlags(fs)
 	o.leader.AddFlags(fs)
-	fs.StringVar(&o.bindAddress, "bind-address", o.bindAddress, "Address of /healthz, /readyz and /metrics.")
+	o.serving.AddFlags(fs)
 	fs.StringVar(&o.schedulerName, "scheduler-name", o.schedulerName, "Bindings whose spec.schedulerName is this are scheduled here.")
 	fs.IntVar(&o.workers, "workers", o.workers, "Bindings scheduled concurrently.")
 	fs.Float32Var(&o.eviction.Rate, "resource-eviction-rate", o.eviction.Rate,
@@ -102,7 +102,7 @@ func (o *options) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	addr, err := component.Serve(ctx, o.bindAddress, reg, s.HasSynced)
+	addr, err := component.Serve(ctx, o.serving, reg, s.HasSynced)
 	if err != nil {
 		return err
 	}

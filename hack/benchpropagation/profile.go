@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// profileFull takes CPU profiles of mco-apiserver, mco-controller-manager
+// and mco-scheduler, seconds long, into dir; it returns a function that
+// waits for them. Failures are logged, not returned: profiles are an aid,
+// not a measurement.
+func (b *bench) profileFull(ctx context.Context, dir string, seconds int) (wait func()) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.logf("profiles: %v", err)
+		return func() {}
+	}
+	query := "?seconds=" + strconv.Itoa(seconds)
+	fetch := map[string]func(context.Context) ([]byte, error){
+		"mco-apiserver": func(ctx context.Context) ([]byte, error) {
+			return b.kube.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/profile").Param("seconds", strconv.Itoa(seconds)).
+				Timeout(time.Duration(seconds+30) * time.Second).DoRaw(ctx)
+		},
+		"mco-controller-manager": httpGet(fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile%s", b.env.MCO.ControllerManagerPort, query)),
+		"mco-scheduler":          httpGet(fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile%s", b.env.MCO.SchedulerPort, query)),
+	}
+	var wg sync.WaitGroup
+	for name, get := range fetch {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			raw, err := get(ctx)
+			if err == nil {
+				path := filepath.Join(dir, name+".cpu.pprof")
+				if err = os.WriteFile(path, raw, 0o644); err == nil {
+					b.logf("profile of %s: go tool pprof -top %s", name, path)
+				}
+			}
+			if err != nil {
+				b.logf("profile of %s: %v", name, err)
+			}
+		}()
+	}
+	return wg.Wait
+}
+
+func httpGet(url string) func(context.Context) ([]byte, error) {
+	return func(ctx context.Context) ([]byte, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		raw, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("GET %s: %s: %s", url, resp.Status, raw)
+		}
+		return raw, nil
+	}
+}
