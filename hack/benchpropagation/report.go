@@ -22,7 +22,7 @@ type result struct {
 	steady, full                       []time.Duration
 	fullCreate                         time.Duration // until the last create returned
 	fullDuration                       time.Duration // until the last Deployment was in every member
-	fullCPU                            []cpuShare // per process, over the full-speed phase
+	fullCPU                            []cpuShare    // per process, over the full-speed phase
 	writes                             []writeDelta
 	rssAPIServer, rssControllerManager float64
 }
