@@ -14,7 +14,7 @@ import (
 )
 
 // WaitReady waits until mco reports the Cluster Ready with its node
-// summary, and returns it. On
+// summary and the complete list of its APIs, and returns it. On
 // timeout the error carries the Ready condition's reason and message.
 func WaitReady(ctx context.Context, mco mcoclient.Interface, name string, timeout time.Duration) (*clusterv1alpha1.Cluster, error) {
 	var last *clusterv1alpha1.Cluster
@@ -25,8 +25,12 @@ func WaitReady(ctx context.Context, mco mcoclient.Interface, name string, timeou
 		}
 		last = c
 		// Ready is published before the first node summary; wait for both,
-		// so that callers can say how many nodes the member has.
-		return meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady) && c.Status.NodeSummary != nil, nil
+		// so that callers can say how many nodes the member has. A member
+		// whose kube-apiserver has just started may not list every API group
+		// yet: wait for the complete list too, or the scheduler would keep
+		// workloads off it for kinds it does serve.
+		return meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady) && c.Status.NodeSummary != nil &&
+			meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionCompleteAPIEnablements), nil
 	})
 	if err == nil {
 		return last, nil

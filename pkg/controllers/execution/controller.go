@@ -203,22 +203,21 @@ func (e *Controller) count(created bool, apiVersion, kind, cluster string, err e
 	e.metrics.UpdateResourceToCluster.WithLabelValues(metrics.Result(err), apiVersion, kind, cluster).Inc()
 }
 
-// withdraw deletes a deleted Work's objects from the member (unless they
-// are to be preserved), then lets the Work go. A member that cannot be
-// reached holds the Work, unless its Cluster is being deleted or is gone.
+// withdraw deletes a deleted Work's objects from the member (or, to be
+// preserved, leaves them there without mco's marks), then lets the Work go.
+// A member that cannot be reached holds the Work, unless its Cluster is
+// being deleted or is gone.
 func (e *Controller) withdraw(ctx context.Context, cluster string, w *workv1alpha1.Work) error {
 	if !controller.HasFinalizer(w, workv1alpha1.ExecutionControllerFinalizer) {
 		return nil
 	}
 	preserve := w.Spec.PreserveResourcesOnDeletion != nil && *w.Spec.PreserveResourcesOnDeletion
-	if !preserve {
-		if err := e.deleteObjects(ctx, cluster, w); err != nil {
-			c, getErr := e.clusters.Get(cluster)
-			if getErr == nil && c.DeletionTimestamp == nil {
-				return err
-			}
-			klog.FromContext(ctx).Info("Cluster is gone or leaving; dropping its work without withdrawing", "work", w.Namespace+"/"+w.Name, "reason", err.Error())
+	if err := e.withdrawObjects(ctx, cluster, w, preserve); err != nil {
+		c, getErr := e.clusters.Get(cluster)
+		if getErr == nil && c.DeletionTimestamp == nil {
+			return err
 		}
+		klog.FromContext(ctx).Info("Cluster is gone or leaving; dropping its work without withdrawing", "work", w.Namespace+"/"+w.Name, "reason", err.Error())
 	}
 	controller.RemoveFinalizer(w, workv1alpha1.ExecutionControllerFinalizer)
 	if _, err := e.mco.WorkV1alpha1().Works(w.Namespace).Update(ctx, w, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
@@ -227,7 +226,9 @@ func (e *Controller) withdraw(ctx context.Context, cluster string, w *workv1alph
 	return nil
 }
 
-func (e *Controller) deleteObjects(ctx context.Context, cluster string, w *workv1alpha1.Work) error {
+// withdrawObjects deletes each object of a Work from its member, or with
+// preserve releases it there.
+func (e *Controller) withdrawObjects(ctx context.Context, cluster string, w *workv1alpha1.Work, preserve bool) error {
 	clients, err := e.members.Get(cluster)
 	if err != nil {
 		return err
@@ -237,6 +238,12 @@ func (e *Controller) deleteObjects(ctx context.Context, cluster string, w *workv
 		return nil // nothing of it can have been applied
 	}
 	for _, m := range manifests {
+		if preserve {
+			if err := releaseManifest(ctx, clients, m); err != nil {
+				return err
+			}
+			continue
+		}
 		err := deleteManifest(ctx, clients, m)
 		e.metrics.DeleteResourceFromCluster.WithLabelValues(metrics.Result(err), m.GetAPIVersion(), m.GetKind(), cluster).Inc()
 		if err != nil {

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
 
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	"github.com/mco-org/mco/pkg/join"
 	joincmd "github.com/mco-org/mco/pkg/kubectlmco/join"
 )
 
@@ -83,9 +86,10 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 }
 
 // joinAll registers every member with mco as a Push cluster, through the
-// code path of `kubectl mco join`. Bare members have no token controller:
-// mco's token comes from the TokenRequest API. It does not wait for the
-// Clusters to be Ready: callers that need it wait for it themselves.
+// code path of `kubectl mco join`, then waits until mco reports each one
+// Ready with its nodes and complete API list, so that what is applied next
+// is scheduled against every member. Bare members have no token
+// controller: mco's token comes from the TokenRequest API.
 func (e *Env) joinAll(ctx context.Context, bare bool) error {
 	mco, err := RESTConfig(e.MCO.Kubeconfig)
 	if err != nil {
@@ -105,6 +109,15 @@ func (e *Env) joinAll(ctx context.Context, bare bool) error {
 		}, io.Discard)
 		if err != nil {
 			return fmt.Errorf("join %s: %w", m.Spec.Name, err)
+		}
+	}
+	client, err := mcoclient.NewForConfig(mco)
+	if err != nil {
+		return err
+	}
+	for _, m := range e.Members {
+		if _, err := join.WaitReady(ctx, client, m.Spec.Name, 2*time.Minute); err != nil {
+			return err
 		}
 	}
 	return nil
