@@ -37,8 +37,14 @@ func WaitReady(ctx context.Context, mco mcoclient.Interface, name string, timeou
 	}
 	why := "mco has not reported on it yet (is mco-controller-manager running?)"
 	if last != nil {
-		if c := meta.FindStatusCondition(last.Status.Conditions, clusterv1alpha1.ClusterConditionReady); c != nil {
-			why = fmt.Sprintf("%s: %s", c.Reason, c.Message)
+		ready := meta.FindStatusCondition(last.Status.Conditions, clusterv1alpha1.ClusterConditionReady)
+		switch {
+		case ready != nil && ready.Status != metav1.ConditionTrue:
+			why = fmt.Sprintf("%s: %s", ready.Reason, ready.Message)
+		case ready != nil && last.Status.NodeSummary == nil:
+			why = "Ready, but no node summary yet"
+		case ready != nil:
+			why = "Ready, but the list of its APIs is not complete yet"
 		}
 	}
 	return last, fmt.Errorf("cluster %s not Ready within %s: %s", name, timeout, why)

@@ -54,7 +54,8 @@ func readyMCO(objs ...runtime.Object) *mcofake.Clientset {
 		cl.Status = clusterv1alpha1.ClusterStatus{
 			KubernetesVersion: "v1.37.2",
 			NodeSummary:       &clusterv1alpha1.NodeSummary{TotalNum: 3, ReadyNum: 3},
-			Conditions:        []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue, Reason: "ClusterReady"}},
+			Conditions: []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue, Reason: "ClusterReady"},
+				{Type: "CompleteAPIEnablements", Status: metav1.ConditionTrue, Reason: "CompleteAPIEnablements"}},
 		}
 		return true, cl, nil
 	})
