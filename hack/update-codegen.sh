@@ -21,6 +21,9 @@ BUILTIN_API_PKGS=(
   k8s.io/api/autoscaling/v1
   k8s.io/api/batch/v1
   k8s.io/api/coordination/v1
+  k8s.io/api/rbac/v1
+  k8s.io/api/authorization/v1
+  k8s.io/api/authentication/v1
   k8s.io/api/scheduling/v1alpha3
 )
 APIMACHINERY_PKGS=(

@@ -59,10 +59,19 @@ func anonymousHealth(req *http.Request) (*authenticator.Response, bool, error) {
 	}}, true, nil
 }
 
-// AuthorizationModes are the authorizers mco-apiserver can run, by flag value.
-var AuthorizationModes = map[string]authorizer.Authorizer{
-	"AllowAuthenticated": allowAuthenticated{},
-}
+// Authorization modes, by --authorization-mode value.
+const (
+	// ModeRBAC authorizes as kube-apiserver does with RBAC (the default).
+	ModeRBAC = "RBAC"
+	// ModeAllowAuthenticated lets every authenticated user do everything.
+	ModeAllowAuthenticated = "AllowAuthenticated"
+)
+
+// AuthorizationModes are the values --authorization-mode accepts.
+var AuthorizationModes = []string{ModeRBAC, ModeAllowAuthenticated}
+
+// AllowAuthenticated is the authorizer of ModeAllowAuthenticated.
+var AllowAuthenticated authorizer.Authorizer = allowAuthenticated{}
 
 // allowAuthenticated lets every authenticated user do everything, and
 // anonymous users read the health paths only.

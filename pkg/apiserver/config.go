@@ -32,6 +32,12 @@ type ExtraConfig struct {
 	// admission plugins and in-process controllers.
 	KubeClient    kubernetes.Interface
 	KubeInformers informers.SharedInformerFactory
+	// KubeGroups are the API groups served with Kubernetes' own storage
+	// (RBAC, access reviews, authentication reviews).
+	KubeGroups []*genericapiserver.APIGroupInfo
+	// RBAC is set when RBAC authorizes: the bootstrap roles are reconciled
+	// and the aggregated ClusterRoles kept filled.
+	RBAC bool
 	// ClusterProxyTimeout bounds the wait for a member's response headers
 	// through clusters/{name}/proxy.
 	ClusterProxyTimeout time.Duration

@@ -12,6 +12,7 @@ import (
 	genericapiserver "k8s.io/apiserver/pkg/server"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/apiserver/kubeapis"
 	nscontroller "github.com/mco-org/mco/pkg/controllers/namespace"
 	"github.com/mco-org/mco/pkg/registry/clusterproxy"
 	"github.com/mco-org/mco/pkg/registry/namespace"
@@ -70,6 +71,14 @@ func (c CompletedConfig) New() (*Server, error) {
 		}
 		if err != nil {
 			return nil, fmt.Errorf("install API group %q: %w", group, err)
+		}
+	}
+	if err := s.InstallAPIGroups(c.extra.KubeGroups...); err != nil {
+		return nil, fmt.Errorf("install Kubernetes' API groups: %w", err)
+	}
+	if c.extra.RBAC {
+		if err := kubeapis.AddPostStartHooks(s, c.extra.KubeInformers); err != nil {
+			return nil, err
 		}
 	}
 	if err := c.addPostStartHooks(s); err != nil {

@@ -12,7 +12,8 @@ import (
 )
 
 // TestAuthentication: no credentials get 401 (health paths excepted); a
-// bearer token from --token-auth-file is accepted.
+// bearer token from --token-auth-file is accepted, and then authorized:
+// without any binding its user is refused with 403.
 func TestAuthentication(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -44,11 +45,13 @@ func TestAuthentication(t *testing.T) {
 		{"/api/v1/namespaces", "", http.StatusUnauthorized},
 		{"/apis/policy.karmada.io/v1alpha1/propagationpolicies", "", http.StatusUnauthorized},
 		{"/apis/policy.karmada.io/v1alpha1/propagationpolicies", "wrong", http.StatusUnauthorized},
-		{"/apis/policy.karmada.io/v1alpha1/propagationpolicies", "s3cret-token", http.StatusOK},
+		{"/apis/policy.karmada.io/v1alpha1/propagationpolicies", "s3cret-token", http.StatusForbidden},
+		{"/api", "s3cret-token", http.StatusOK},     // system:discovery
+		{"/version", "s3cret-token", http.StatusOK}, // system:public-info-viewer
 		{"/readyz", "", http.StatusOK},
 		{"/livez", "", http.StatusOK},
 		{"/metrics", "", http.StatusUnauthorized},
-		{"/metrics", "s3cret-token", http.StatusOK},
+		{"/metrics", "s3cret-token", http.StatusForbidden},
 	}
 	for _, c := range cases {
 		if got := get(c.path, c.token); got != c.want {

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/admission/initializer"
 	"k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle"
+	"k8s.io/apiserver/pkg/authorization/authorizer"
+	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/apiserver/pkg/server/dynamiccertificates"
@@ -22,6 +24,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/mco-org/mco/pkg/apiserver"
+	"github.com/mco-org/mco/pkg/apiserver/kubeapis"
 	nscontroller "github.com/mco-org/mco/pkg/controllers/namespace"
 	generatedopenapi "github.com/mco-org/mco/pkg/generated/openapi"
 	"github.com/mco-org/mco/pkg/registry/karmada"
@@ -52,7 +55,6 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 		return nil, err
 	}
 	gc.Authentication.Authenticator = authn
-	gc.Authorization.Authorizer = apiserver.AuthorizationModes[o.AuthorizationMode]
 	// Watches and proxied requests (which may be watches) are not cut by
 	// the request timeout, as in kube-apiserver.
 	gc.LongRunningFunc = genericfilters.BasicLongRunningRequestCheck(
@@ -62,6 +64,9 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	// so that each kind is tagged with its served group-version-kind only.
 	namerScheme, err := apiserver.NewScheme(resources, false)
 	if err != nil {
+		return nil, err
+	}
+	if err := kubeapis.AddToScheme(namerScheme); err != nil {
 		return nil, err
 	}
 	namer := openapinamer.NewDefinitionNamer(namerScheme)
@@ -106,6 +111,15 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 		return nil, fmt.Errorf("loopback dynamic client: %w", err)
 	}
 	kubeInformers := informers.NewSharedInformerFactory(kubeClient, 10*time.Minute)
+	authz, rules, err := o.authorizer(kubeInformers)
+	if err != nil {
+		return nil, err
+	}
+	gc.Authorization.Authorizer = authz
+	kubeGroups, err := kubeapis.Groups(o.Etcd, authz, rules, authn)
+	if err != nil {
+		return nil, err
+	}
 	admissionChain, err := newAdmission(ctx, kubeClient, dynamicClient, kubeInformers, gc)
 	if err != nil {
 		return nil, err
@@ -117,9 +131,19 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 		Extra: apiserver.ExtraConfig{
 			Scheme: scheme, Codecs: codecs, Resources: resources,
 			KubeClient: kubeClient, KubeInformers: kubeInformers,
+			KubeGroups: kubeGroups, RBAC: o.AuthorizationMode == apiserver.ModeRBAC,
 			ClusterProxyTimeout: o.ClusterProxyTimeout,
 		},
 	}, nil
+}
+
+// authorizer builds the authorizer --authorization-mode names, and the
+// resolver of the rules a user holds (SelfSubjectRulesReview).
+func (o *Options) authorizer(inf informers.SharedInformerFactory) (authorizer.Authorizer, authorizer.RuleResolver, error) {
+	if o.AuthorizationMode == apiserver.ModeAllowAuthenticated {
+		return apiserver.AllowAuthenticated, authorizerfactory.NewAlwaysAllowAuthorizer(), nil
+	}
+	return kubeapis.NewRBACAuthorizer(inf)
 }
 
 // protoMarshaler is implemented by types generated with protobuf encodings.

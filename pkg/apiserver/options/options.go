@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,7 +32,7 @@ type Options struct {
 	DataDir string
 	// TokenAuthFile lists bearer tokens (Kubernetes' static token CSV).
 	TokenAuthFile string
-	// AuthorizationMode names the authorizer (see apiserver.AuthorizationModes).
+	// AuthorizationMode names the authorizer (one of apiserver.AuthorizationModes).
 	AuthorizationMode string
 	// ClusterProxyTimeout bounds the wait for a member's response headers
 	// through the cluster proxy.
@@ -53,7 +53,7 @@ type Options struct {
 func New() *Options {
 	o := &Options{
 		DataDir:                   "mco-data",
-		AuthorizationMode:         "AllowAuthenticated",
+		AuthorizationMode:         apiserver.ModeRBAC,
 		ClusterProxyTimeout:       30 * time.Second,
 		AllowNoExecuteTaintPolicy: true,
 		SecureServing:             genericoptions.NewSecureServingOptions().WithLoopback(),
@@ -82,14 +82,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.Lookup("etcd-servers").Usage = "External etcd servers (scheme://ip:port, comma-separated). Empty runs an embedded etcd under --data-dir."
 }
 
-func modes() []string {
-	var out []string
-	for m := range apiserver.AuthorizationModes {
-		out = append(out, m)
-	}
-	sort.Strings(out)
-	return out
-}
+func modes() []string { return apiserver.AuthorizationModes }
 
 // Complete makes the data directory absolute and creates the PKI that is
 // missing. The serving certificate is used unless --tls-cert-file is set.
@@ -128,7 +121,7 @@ func (o *Options) Validate() error {
 	if o.ClusterProxyTimeout <= 0 {
 		errs = append(errs, errors.New("--cluster-proxy-timeout must be positive"))
 	}
-	if _, ok := apiserver.AuthorizationModes[o.AuthorizationMode]; !ok {
+	if !slices.Contains(apiserver.AuthorizationModes, o.AuthorizationMode) {
 		errs = append(errs, fmt.Errorf("--authorization-mode %q is not one of %s", o.AuthorizationMode, strings.Join(modes(), ", ")))
 	}
 	return errors.Join(errs...)
