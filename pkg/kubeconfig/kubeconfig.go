@@ -16,8 +16,10 @@ import (
 type Context struct {
 	Name   string
 	Server string
-	// PKI files: the CA to trust and the client certificate to present.
+	// PKI files: the CA to trust and the client certificates.
 	Files pki.Files
+	// Client is the identity to present; the admin when unset.
+	Client pki.Client
 }
 
 // Write writes a kubeconfig holding every context, the first one current.
@@ -28,11 +30,15 @@ func Write(path string, contexts ...Context) error {
 		if err != nil {
 			return fmt.Errorf("read CA: %w", err)
 		}
-		crt, err := os.ReadFile(c.Files.AdminCert)
+		certPath, keyPath := c.Files.AdminCert, c.Files.AdminKey
+		if c.Client.Name != "" {
+			certPath, keyPath = c.Files.ClientPair(c.Client)
+		}
+		crt, err := os.ReadFile(certPath)
 		if err != nil {
 			return fmt.Errorf("read client certificate: %w", err)
 		}
-		key, err := os.ReadFile(c.Files.AdminKey)
+		key, err := os.ReadFile(keyPath)
 		if err != nil {
 			return fmt.Errorf("read client key: %w", err)
 		}

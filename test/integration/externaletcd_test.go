@@ -18,17 +18,34 @@ import (
 )
 
 // TestExternalEtcdAndTwoReplicas runs two mco-apiservers against one
-// external etcd (--etcd-servers): what one writes, the other serves.
+// external etcd (--etcd-servers) and one PKI: what one writes, the other
+// serves, and either accepts the other's client certificates.
 func TestExternalEtcdAndTwoReplicas(t *testing.T) {
 	t.Parallel()
 	etcdURL := startEtcd(t)
 	a := framework.StartAPIServer(t, "", "--etcd-servers", etcdURL)
-	// The second replica has its own PKI; both store in the same etcd.
-	b := framework.StartAPIServer(t, "", "--etcd-servers", etcdURL)
+	// The second replica trusts a's CA and serves a's certificate, as
+	// replicas behind one address do; it issues its own client
+	// certificates from the shared CA.
+	pki := filepath.Join(a.DataDir, "pki")
+	b := framework.StartAPIServer(t, "", "--etcd-servers", etcdURL,
+		"--client-ca-file", filepath.Join(pki, "ca.crt"), "--client-ca-key-file", filepath.Join(pki, "ca.key"),
+		"--tls-cert-file", filepath.Join(pki, "apiserver.crt"), "--tls-private-key-file", filepath.Join(pki, "apiserver.key"))
 	a.MustKubectl(t, testdata(t, "propagationpolicy.yaml"), "apply", "-f", "-")
 	out := b.MustKubectl(t, "", "get", "pp", "-o", "name")
 	if !strings.Contains(out, "nginx-propagation") {
 		t.Errorf("replica b does not serve what a wrote: %q", out)
+	}
+	// a's admin kubeconfig against b, and b's against a.
+	for _, c := range []struct {
+		name       string
+		kubeconfig string
+		server     *framework.APIServer
+	}{{"a's kubeconfig on b", a.Kubeconfig, b}, {"b's kubeconfig on a", b.Kubeconfig, a}} {
+		out, errOut, err := c.server.Kubectl(t, "", "--kubeconfig", c.kubeconfig, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
+		if err != nil || out != "mco-admin" {
+			t.Errorf("%s: whoami %q, %v (%s)", c.name, out, err, errOut)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(a.DataDir, "etcd")); err == nil {
 		t.Errorf("an embedded etcd was started although --etcd-servers was given")

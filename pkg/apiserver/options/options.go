@@ -41,12 +41,17 @@ type Options struct {
 	// taints. On by default, unlike Karmada's webhook: mco's default
 	// failover policy is one.
 	AllowNoExecuteTaintPolicy bool
+	// ClientCA, when set, is the CA client certificates are verified with,
+	// shared by several replicas, instead of the one under DataDir.
+	ClientCA pki.SharedCA
 
 	SecureServing *genericoptions.SecureServingOptionsWithLoopback
 	Etcd          *genericoptions.EtcdOptions
 
-	// pki is filled by Complete.
-	pki pki.Files
+	// pki is filled by Complete; issued tells whether it holds client
+	// certificates (kubeconfigs are written only then).
+	pki    pki.Files
+	issued bool
 }
 
 // New returns options with mco's defaults.
@@ -77,6 +82,10 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"How long a request through clusters/{name}/proxy waits for the member's response headers before it fails with 503. Watches stream on once the headers came.")
 	fs.BoolVar(&o.AllowNoExecuteTaintPolicy, "allow-no-execute-taint-policy", o.AllowNoExecuteTaintPolicy,
 		"Accept ClusterTaintPolicies with NoExecute taints, which move workloads off the clusters they taint. When false, such policies are refused. Karmada refuses them unless told otherwise; mco accepts them by default because its default failover policy (mco-default-failover) is one.")
+	fs.StringVar(&o.ClientCA.CertFile, "client-ca-file", o.ClientCA.CertFile,
+		"CA bundle client certificates are verified with, shared by every replica, instead of the CA created under --data-dir/pki.")
+	fs.StringVar(&o.ClientCA.KeyFile, "client-ca-key-file", o.ClientCA.KeyFile,
+		"Key of --client-ca-file. With it, the serving certificate (unless --tls-cert-file is given) and the admin's and components' client certificates and kubeconfigs are issued under --data-dir; without it, none are, and --tls-cert-file is required.")
 	o.SecureServing.AddFlags(fs)
 	o.Etcd.AddFlags(fs)
 	fs.Lookup("etcd-servers").Usage = "External etcd servers (scheme://ip:port, comma-separated). Empty runs an embedded etcd under --data-dir."
@@ -96,12 +105,12 @@ func (o *Options) Complete() error {
 	if ip := o.SecureServing.BindAddress; ip != nil {
 		hosts = append(hosts, ip.String())
 	}
-	files, err := pki.Ensure(filepath.Join(o.DataDir, "pki"), hosts)
+	files, issued, err := pki.Ensure(filepath.Join(o.DataDir, "pki"), hosts, o.ClientCA)
 	if err != nil {
 		return fmt.Errorf("prepare certificates: %w", err)
 	}
-	o.pki = files
-	if o.SecureServing.ServerCert.CertKey.CertFile == "" {
+	o.pki, o.issued = files, issued
+	if o.SecureServing.ServerCert.CertKey.CertFile == "" && issued {
 		o.SecureServing.ServerCert.CertKey.CertFile = files.ServingCert
 		o.SecureServing.ServerCert.CertKey.KeyFile = files.ServingKey
 	}
@@ -117,6 +126,12 @@ func (o *Options) Validate() error {
 	}
 	if len(o.Etcd.StorageConfig.Transport.ServerList) > 0 {
 		errs = append(errs, o.Etcd.Validate()...)
+	}
+	if o.ClientCA.KeyFile != "" && o.ClientCA.CertFile == "" {
+		errs = append(errs, errors.New("--client-ca-key-file needs --client-ca-file"))
+	}
+	if o.SecureServing.ServerCert.CertKey.CertFile == "" {
+		errs = append(errs, errors.New("--tls-cert-file and --tls-private-key-file are required with --client-ca-file unless --client-ca-key-file is given"))
 	}
 	if o.ClusterProxyTimeout <= 0 {
 		errs = append(errs, errors.New("--cluster-proxy-timeout must be positive"))
@@ -153,13 +168,28 @@ func (o *Options) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	kubeconfigPath := filepath.Join(o.DataDir, "admin.kubeconfig")
-	if err := kubeconfig.Write(kubeconfigPath, kubeconfig.Context{Name: "mco", Server: o.serverURL(), Files: o.pki}); err != nil {
+	if err := o.writeKubeconfigs(logger); err != nil {
 		return err
 	}
-	logger.Info("Admin kubeconfig written", "path", kubeconfigPath)
 	prepared := server.Generic.PrepareRun()
 	return prepared.RunWithContext(ctx)
+}
+
+// writeKubeconfigs writes DIR/<identity>.kubeconfig for the admin and each
+// component, when their certificates could be issued.
+func (o *Options) writeKubeconfigs(logger klog.Logger) error {
+	if !o.issued {
+		logger.Info("No kubeconfigs written: --client-ca-file was given without --client-ca-key-file")
+		return nil
+	}
+	for _, c := range pki.Clients {
+		path := filepath.Join(o.DataDir, c.Name+".kubeconfig")
+		if err := kubeconfig.Write(path, kubeconfig.Context{Name: "mco", Server: o.serverURL(), Files: o.pki, Client: c}); err != nil {
+			return err
+		}
+		logger.Info("Kubeconfig written", "identity", c.User, "path", path)
+	}
+	return nil
 }
 
 // serverURL is where local clients reach the server.

@@ -1,5 +1,7 @@
-// Package pki creates and reloads the certificates of mco-apiserver: a CA, a
-// serving certificate signed by it, and an admin client certificate.
+// Package pki creates and reloads the certificates of mco-apiserver: a CA
+// (its own, or one shared by several replicas), a serving certificate
+// signed by it, and a client certificate per identity: the admin and each
+// component.
 package pki
 
 import (
@@ -21,8 +23,27 @@ import (
 	"k8s.io/client-go/util/keyutil"
 )
 
+// Client is an identity mco-apiserver issues a client certificate for.
+type Client struct {
+	// Name names the files: <Name>.crt, <Name>.key, <Name>.kubeconfig.
+	Name string
+	// User and Groups are what the certificate authenticates as (its
+	// common name and organizations).
+	User   string
+	Groups []string
+}
+
+// The identities issued on first start.
+var (
+	Admin             = Client{Name: "admin", User: "mco-admin", Groups: []string{"system:masters"}}
+	Scheduler         = Client{Name: "scheduler", User: "system:mco-scheduler"}
+	ControllerManager = Client{Name: "controller-manager", User: "system:mco-controller-manager"}
+	Clients           = []Client{Admin, Scheduler, ControllerManager}
+)
+
 // Files are the paths of the PKI under a data directory.
 type Files struct {
+	Dir                     string
 	CACert, CAKey           string
 	ServingCert, ServingKey string
 	AdminCert, AdminKey     string
@@ -32,10 +53,23 @@ type Files struct {
 func FilesIn(dir string) Files {
 	p := func(name string) string { return filepath.Join(dir, name) }
 	return Files{
+		Dir:    dir,
 		CACert: p("ca.crt"), CAKey: p("ca.key"),
 		ServingCert: p("apiserver.crt"), ServingKey: p("apiserver.key"),
 		AdminCert: p("admin.crt"), AdminKey: p("admin.key"),
 	}
+}
+
+// ClientPair returns the certificate and key paths of an identity.
+func (f Files) ClientPair(c Client) (certPath, keyPath string) {
+	return filepath.Join(f.Dir, c.Name+".crt"), filepath.Join(f.Dir, c.Name+".key")
+}
+
+// SharedCA is a CA several replicas trust, given by files instead of the
+// one created under the data directory. Without its key nothing is issued:
+// the serving certificate and the clients' come from elsewhere.
+type SharedCA struct {
+	CertFile, KeyFile string
 }
 
 // validity of the certificates created here.
@@ -43,15 +77,23 @@ const validity = 10 * 365 * 24 * time.Hour
 
 // Ensure creates whatever part of the PKI is missing under dir and leaves
 // existing files untouched. The serving certificate names hosts (DNS names
-// or IP addresses) plus localhost and 127.0.0.1.
-func Ensure(dir string, hosts []string) (Files, error) {
+// or IP addresses) plus localhost and 127.0.0.1. With a shared CA, dir
+// holds no CA of its own; it reports whether client certificates could be
+// issued (false when the shared CA's key is not given).
+func Ensure(dir string, hosts []string, shared SharedCA) (Files, bool, error) {
 	f := FilesIn(dir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return f, fmt.Errorf("create pki directory: %w", err)
+		return f, false, fmt.Errorf("create pki directory: %w", err)
 	}
-	caCert, caKey, err := ensureCA(f)
+	if shared.CertFile != "" {
+		f.CACert, f.CAKey = shared.CertFile, shared.KeyFile
+		if shared.KeyFile == "" {
+			return f, false, nil
+		}
+	}
+	caCert, caKey, err := ensureCA(f, shared.CertFile == "")
 	if err != nil {
-		return f, err
+		return f, false, err
 	}
 	if !exists(f.ServingCert) || !exists(f.ServingKey) {
 		var ips []net.IP
@@ -73,25 +115,29 @@ func Ensure(dir string, hosts []string) (Files, error) {
 			ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		}
 		if err := issue(tmpl, caCert, caKey, f.ServingCert, f.ServingKey); err != nil {
-			return f, fmt.Errorf("serving certificate: %w", err)
+			return f, false, fmt.Errorf("serving certificate: %w", err)
 		}
 	}
-	if !exists(f.AdminCert) || !exists(f.AdminKey) {
+	for _, c := range Clients {
+		certPath, keyPath := f.ClientPair(c)
+		if exists(certPath) && exists(keyPath) {
+			continue
+		}
 		tmpl := &x509.Certificate{
-			Subject:     pkix.Name{CommonName: "mco-admin", Organization: []string{"system:masters"}},
+			Subject:     pkix.Name{CommonName: c.User, Organization: c.Groups},
 			KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
 			ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
 		}
-		if err := issue(tmpl, caCert, caKey, f.AdminCert, f.AdminKey); err != nil {
-			return f, fmt.Errorf("admin certificate: %w", err)
+		if err := issue(tmpl, caCert, caKey, certPath, keyPath); err != nil {
+			return f, false, fmt.Errorf("client certificate of %s: %w", c.Name, err)
 		}
 	}
-	return f, nil
+	return f, true, nil
 }
 
-// ensureCA loads the CA, creating it first when absent.
-func ensureCA(f Files) (*x509.Certificate, crypto.Signer, error) {
-	if !exists(f.CACert) || !exists(f.CAKey) {
+// ensureCA loads the CA, creating it first when absent and create is set.
+func ensureCA(f Files, create bool) (*x509.Certificate, crypto.Signer, error) {
+	if create && (!exists(f.CACert) || !exists(f.CAKey)) {
 		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		if err != nil {
 			return nil, nil, fmt.Errorf("generate CA key: %w", err)

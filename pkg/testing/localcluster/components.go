@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mco-org/mco/pkg/apiserver/pki"
+	"k8s.io/client-go/rest"
 )
 
 // This file is the one place that knows how mco's components are launched:
@@ -74,8 +74,17 @@ func StartAPIServer(ctx context.Context, binDir, dataDir, logDir string, extraAr
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	files := pki.FilesIn(filepath.Join(dataDir, "pki"))
-	if err := waitHTTPS(ctx, APIServerURL(port)+"/readyz", files, readyTimeout, p); err != nil {
+	// The kubeconfig names the CA to trust, the server's own or a shared one.
+	cfg, err := RESTConfig(APIServerKubeconfig(dataDir))
+	if err != nil {
+		return c, err
+	}
+	client, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return c, fmt.Errorf("client of %s: %w", APIServerKubeconfig(dataDir), err)
+	}
+	client.Timeout = 5 * time.Second
+	if err := waitHTTP(ctx, client, APIServerURL(port)+"/readyz", readyTimeout, p); err != nil {
 		return c, fmt.Errorf("mco-apiserver: %w", err)
 	}
 	return c, nil

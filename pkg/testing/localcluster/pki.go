@@ -23,7 +23,7 @@ type PKI struct {
 
 // ensurePKI creates the PKI under dir unless present.
 func ensurePKI(dir string) (PKI, error) {
-	files, err := pki.Ensure(dir, nil)
+	files, _, err := pki.Ensure(dir, nil, pki.SharedCA{})
 	if err != nil {
 		return PKI{}, err
 	}
