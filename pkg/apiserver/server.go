@@ -77,7 +77,8 @@ func (c CompletedConfig) New() (*Server, error) {
 		return nil, fmt.Errorf("install Kubernetes' API groups: %w", err)
 	}
 	if c.extra.RBAC {
-		if err := kubeapis.AddPostStartHooks(s, c.extra.KubeInformers); err != nil {
+		policy := kubeapis.Policy(ComponentRoles(c.extra.Resources))
+		if err := kubeapis.AddPostStartHooks(s, c.extra.KubeInformers, policy); err != nil {
 			return nil, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mco-org/mco/pkg/testing/localcluster"
 	"github.com/mco-org/mco/test/integration/framework"
 )
 
@@ -97,5 +98,46 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: bob}]
 		if !strings.Contains(got, tc.output) {
 			t.Errorf("%s kubectl %s: output %q lacks %q (stderr %q)", tc.name, strings.Join(tc.args, " "), got, tc.output, errOut)
 		}
+	}
+}
+
+// TestComponentIdentities: mco-apiserver writes a kubeconfig per component,
+// and each identity holds only what its component needs: the scheduler
+// cannot read Secrets or create Deployments, the controller-manager
+// claims templates but does not create them.
+func TestComponentIdentities(t *testing.T) {
+	t.Parallel()
+	s := framework.StartAPIServer(t, "")
+	cases := []struct {
+		name       string
+		kubeconfig string
+		args       []string
+		want       string
+	}{
+		{"The scheduler is who its kubeconfig says.", localcluster.SchedulerKubeconfig(s.DataDir),
+			[]string{"auth", "whoami", "-o", "jsonpath={.status.userInfo.username}"}, "system:mco-scheduler"},
+		{"The scheduler cannot read Secrets.", localcluster.SchedulerKubeconfig(s.DataDir),
+			[]string{"auth", "can-i", "get", "secrets", "-A"}, "no"},
+		{"The scheduler cannot create Deployments.", localcluster.SchedulerKubeconfig(s.DataDir),
+			[]string{"auth", "can-i", "create", "deployments", "-n", "default"}, "no"},
+		{"The scheduler writes binding status.", localcluster.SchedulerKubeconfig(s.DataDir),
+			[]string{"auth", "can-i", "update", "resourcebindings.work.karmada.io", "--subresource", "status", "-A"}, "yes"},
+		{"The controller-manager claims Deployments.", localcluster.ControllerManagerKubeconfig(s.DataDir),
+			[]string{"auth", "can-i", "update", "deployments", "-A"}, "yes"},
+		{"The controller-manager does not create Deployments.", localcluster.ControllerManagerKubeconfig(s.DataDir),
+			[]string{"auth", "can-i", "create", "deployments", "-n", "default"}, "no"},
+		{"The controller-manager writes Works.", localcluster.ControllerManagerKubeconfig(s.DataDir),
+			[]string{"auth", "can-i", "create", "works.work.karmada.io", "-n", "karmada-es-member1"}, "yes"},
+	}
+	for _, tc := range cases {
+		out, errOut, _ := s.Kubectl(t, "", append([]string{"--kubeconfig", tc.kubeconfig}, tc.args...)...)
+		if strings.TrimSpace(out) != tc.want {
+			t.Errorf("%s kubectl %s: %q (stderr %q), want %q", tc.name, strings.Join(tc.args, " "), out, errOut, tc.want)
+		}
+	}
+	// Not just can-i: the real request is refused.
+	_, errOut, err := s.Kubectl(t, "", "--kubeconfig", localcluster.SchedulerKubeconfig(s.DataDir), "get", "secrets", "-n", "kube-system")
+	if err == nil || !strings.Contains(errOut, "forbidden") {
+		t.Errorf("the scheduler listed Secrets: err=%v stderr=%s", err, errOut)
 	}
 }

@@ -19,8 +19,8 @@ var keptClusterRoles = sets.New(
 // Policy is what mco-apiserver reconciles at every start, as
 // kube-apiserver reconciles its bootstrap policy: missing roles and
 // bindings are created, missing rules and subjects added, what users added
-// kept.
-func Policy() *rbacrest.PolicyData {
+// kept. extraRoles and extraBindings are mco's own (its components').
+func Policy(extraRoles []rbacv1.ClusterRole, extraBindings []rbacv1.ClusterRoleBinding) *rbacrest.PolicyData {
 	var roles []rbacv1.ClusterRole
 	for _, r := range bootstrappolicy.ClusterRoles() {
 		if keptClusterRoles.Has(r.Name) {
@@ -34,8 +34,8 @@ func Policy() *rbacrest.PolicyData {
 		}
 	}
 	return &rbacrest.PolicyData{
-		ClusterRoles:            append(roles, aggregatedRoles()...),
-		ClusterRoleBindings:     bindings,
+		ClusterRoles:            append(append(roles, aggregatedRoles()...), extraRoles...),
+		ClusterRoleBindings:     append(bindings, extraBindings...),
 		ClusterRolesToAggregate: bootstrappolicy.ClusterRolesToAggregate(),
 	}
 }

@@ -34,6 +34,17 @@ func APIServerKubeconfig(dataDir string) string {
 	return filepath.Join(dataDir, "admin.kubeconfig")
 }
 
+// SchedulerKubeconfig and ControllerManagerKubeconfig are the kubeconfigs
+// mco-apiserver writes for the components' own identities.
+func SchedulerKubeconfig(dataDir string) string {
+	return filepath.Join(dataDir, "scheduler.kubeconfig")
+}
+
+// ControllerManagerKubeconfig: see SchedulerKubeconfig.
+func ControllerManagerKubeconfig(dataDir string) string {
+	return filepath.Join(dataDir, "controller-manager.kubeconfig")
+}
+
 // APIServerURL is the base URL of mco-apiserver on port.
 func APIServerURL(port int) string { return fmt.Sprintf("https://127.0.0.1:%d", port) }
 

@@ -62,14 +62,15 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 	if err != nil {
 		return c, err
 	}
-	sched, err := StartScheduler(ctx, env.BinDir, c.Kubeconfig, logDir, clientQPS, clientBurst)
+	// Each component runs as its own least-privileged identity.
+	sched, err := StartScheduler(ctx, env.BinDir, SchedulerKubeconfig(c.DataDir), logDir, clientQPS, clientBurst)
 	if sched != nil {
 		c.SchedulerPort, c.Scheduler = sched.Port, sched.Process
 	}
 	if err != nil {
 		return c, err
 	}
-	cm, err := StartControllerManager(ctx, env.BinDir, c.Kubeconfig, logDir,
+	cm, err := StartControllerManager(ctx, env.BinDir, ControllerManagerKubeconfig(c.DataDir), logDir,
 		// Short so that demos and tests see member changes quickly.
 		"--cluster-status-update-frequency=2s",
 		"--cluster-failure-threshold=10s", "--cluster-success-threshold=5s",

@@ -64,9 +64,11 @@ func Run(m *testing.M) int {
 			code = 1
 		}
 	}
-	if err := scanLogsForTokens(dir); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e:", err)
-		code = 1
+	for _, scan := range []func(string) error{scanLogsForTokens, scanLogsForForbidden} {
+		if err := scan(dir); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e:", err)
+			code = 1
+		}
 	}
 	if code != 0 {
 		dumpLogs(dir)

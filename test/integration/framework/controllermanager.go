@@ -14,7 +14,8 @@ import (
 func StartControllerManager(t testing.TB, api *APIServer, extraArgs ...string) {
 	t.Helper()
 	Binary(t, "mco-controller-manager")
-	c, err := localcluster.StartControllerManager(context.Background(), BinDir(t), api.Kubeconfig, api.DataDir, extraArgs...)
+	c, err := localcluster.StartControllerManager(context.Background(), BinDir(t),
+		localcluster.ControllerManagerKubeconfig(api.DataDir), api.DataDir, extraArgs...)
 	if c == nil {
 		t.Fatalf("start mco-controller-manager: %v", err)
 	}

@@ -23,7 +23,7 @@ func (s *Scheduler) MetricsURL() string { return localcluster.HealthURL(s.Port) 
 func StartScheduler(t testing.TB, api *APIServer, extraArgs ...string) *Scheduler {
 	t.Helper()
 	Binary(t, "mco-scheduler")
-	c, err := localcluster.StartScheduler(context.Background(), BinDir(t), api.Kubeconfig, api.DataDir, extraArgs...)
+	c, err := localcluster.StartScheduler(context.Background(), BinDir(t), localcluster.SchedulerKubeconfig(api.DataDir), api.DataDir, extraArgs...)
 	if c == nil {
 		t.Fatalf("start mco-scheduler: %v", err)
 	}

@@ -1,0 +1,127 @@
+package apiserver
+
+import (
+	"slices"
+	"strings"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/mco-org/mco/pkg/apiserver/pki"
+	"github.com/mco-org/mco/pkg/registry/resource"
+)
+
+// Verbs of the component roles.
+var (
+	read         = []string{"get", "list", "watch"}
+	readWrite    = []string{"get", "list", "watch", "create", "update", "patch", "delete"}
+	readUpdate   = []string{"get", "list", "watch", "update", "patch"}
+	updateOnly   = []string{"update", "patch"}
+	eventWriters = []string{"create", "update", "patch"}
+)
+
+// notTemplates are served resources the controller-manager never claims as
+// templates (it reads namespaces on its own terms, below).
+var notTemplates = map[schema.GroupResource]bool{
+	{Resource: "namespaces"}:                           true,
+	{Resource: "events"}:                               true,
+	{Group: "events.k8s.io", Resource: "events"}:       true,
+	{Group: "coordination.k8s.io", Resource: "leases"}: true,
+}
+
+// rbacTemplates are the RBAC kinds served through Kubernetes' own storage,
+// which are templates too.
+var rbacTemplates = []string{"roles", "rolebindings", "clusterroles", "clusterrolebindings"}
+
+// ComponentRoles are the least-privilege ClusterRoles of mco-scheduler and
+// mco-controller-manager, bound to the users of their client certificates.
+// The controller-manager's template rules follow the served resources.
+func ComponentRoles(resources []*resource.Spec) ([]rbacv1.ClusterRole, []rbacv1.ClusterRoleBinding) {
+	roles := []rbacv1.ClusterRole{
+		clusterRole(pki.Scheduler.User, schedulerRules()),
+		clusterRole(pki.ControllerManager.User, controllerManagerRules(resources)),
+	}
+	var bindings []rbacv1.ClusterRoleBinding
+	for _, r := range roles {
+		bindings = append(bindings, rbacv1.ClusterRoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: r.Name, Labels: r.Labels},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: r.Name},
+			Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: r.Name}},
+		})
+	}
+	return roles, bindings
+}
+
+func clusterRole(name string, rules []rbacv1.PolicyRule) rbacv1.ClusterRole {
+	return rbacv1.ClusterRole{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/bootstrapping": "rbac-defaults"}},
+		Rules:      rules,
+	}
+}
+
+func rule(group string, resources []string, verbs []string) rbacv1.PolicyRule {
+	return rbacv1.PolicyRule{APIGroups: []string{group}, Resources: resources, Verbs: verbs}
+}
+
+// commonRules: leader election on a Lease and Events on what they act on.
+func commonRules() []rbacv1.PolicyRule {
+	return []rbacv1.PolicyRule{
+		rule("coordination.k8s.io", []string{"leases"}, readWrite),
+		rule("", []string{"events"}, eventWriters),
+		rule("events.k8s.io", []string{"events"}, eventWriters),
+	}
+}
+
+// schedulerRules: bindings and their status, Clusters read.
+func schedulerRules() []rbacv1.PolicyRule {
+	return append(commonRules(),
+		rule("work.karmada.io", []string{"resourcebindings", "clusterresourcebindings"}, readUpdate),
+		rule("work.karmada.io", []string{"resourcebindings/status", "clusterresourcebindings/status"}, updateOnly),
+		rule("cluster.karmada.io", []string{"clusters"}, read),
+	)
+}
+
+// controllerManagerRules: mco's kinds as its controllers use them,
+// execution spaces, member credentials, and every template kind (get,
+// list, watch, update for the claim, status for the aggregated status).
+// Claiming RBAC templates passes Kubernetes' escalation check only with
+// escalate and bind.
+func controllerManagerRules(resources []*resource.Spec) []rbacv1.PolicyRule {
+	rules := append(commonRules(),
+		rule("cluster.karmada.io", []string{"clusters"}, readUpdate),
+		rule("cluster.karmada.io", []string{"clusters/status"}, updateOnly),
+		rule("work.karmada.io", []string{"resourcebindings", "clusterresourcebindings", "works"}, readWrite),
+		rule("work.karmada.io", []string{"resourcebindings/status", "clusterresourcebindings/status", "works/status"}, updateOnly),
+		rule("policy.karmada.io", []string{"propagationpolicies", "clusterpropagationpolicies"}, readUpdate),
+		rule("policy.karmada.io", []string{"overridepolicies", "clusteroverridepolicies"}, read),
+		rule("policy.karmada.io", []string{"clustertaintpolicies"}, readWrite),
+		rule("", []string{"namespaces"}, readWrite),
+		// Member credentials (and the record of the default taint policy);
+		// Secrets and ConfigMaps are templates too, so read everywhere.
+		rule("", []string{"secrets", "configmaps"}, readWrite),
+	)
+	byGroup := map[string][]string{}
+	for _, spec := range resources {
+		gr := spec.Resource
+		if strings.HasSuffix(gr.Group, "karmada.io") || notTemplates[gr] {
+			continue
+		}
+		byGroup[gr.Group] = append(byGroup[gr.Group], gr.Resource)
+		if spec.HasStatus {
+			byGroup[gr.Group] = append(byGroup[gr.Group], gr.Resource+"/status")
+		}
+	}
+	groups := make([]string, 0, len(byGroup))
+	for g := range byGroup {
+		groups = append(groups, g)
+	}
+	slices.Sort(groups)
+	for _, g := range groups {
+		rules = append(rules, rule(g, byGroup[g], readUpdate))
+	}
+	return append(rules,
+		rule(rbacv1.GroupName, rbacTemplates, readUpdate),
+		rule(rbacv1.GroupName, []string{"roles", "clusterroles"}, []string{"escalate", "bind"}),
+	)
+}
