@@ -12,6 +12,7 @@ import (
 	"k8s.io/apiserver/pkg/authentication/request/union"
 	x509request "k8s.io/apiserver/pkg/authentication/request/x509"
 	"k8s.io/apiserver/pkg/authentication/token/tokenfile"
+	tokenunion "k8s.io/apiserver/pkg/authentication/token/union"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/apiserver/pkg/server/dynamiccertificates"
@@ -30,19 +31,27 @@ func isHealthPath(path string) bool {
 	return false
 }
 
-// NewAuthenticator accepts client certificates signed by the client CA and,
-// when tokenFile is set, the bearer tokens listed in it (Kubernetes' static
-// token CSV format: token,user,uid,"group1,group2").
-func NewAuthenticator(clientCA dynamiccertificates.CAContentProvider, tokenFile string) (authenticator.Request, error) {
+// NewAuthenticator accepts client certificates signed by the client CA,
+// the bearer tokens of serviceAccounts (nil: none) and, when tokenFile is
+// set, those listed in it (Kubernetes' static token CSV format:
+// token,user,uid,"group1,group2").
+func NewAuthenticator(clientCA dynamiccertificates.CAContentProvider, tokenFile string, serviceAccounts authenticator.Token) (authenticator.Request, error) {
 	authenticators := []authenticator.Request{
 		x509request.NewDynamic(clientCA.VerifyOptions, x509request.CommonNameUserConversion),
 	}
+	var tokens []authenticator.Token
 	if tokenFile != "" {
-		tokens, err := tokenfile.NewCSV(tokenFile)
+		static, err := tokenfile.NewCSV(tokenFile)
 		if err != nil {
 			return nil, fmt.Errorf("load token file %s: %w", tokenFile, err)
 		}
-		authenticators = append(authenticators, bearertoken.New(tokens))
+		tokens = append(tokens, static)
+	}
+	if serviceAccounts != nil {
+		tokens = append(tokens, serviceAccounts)
+	}
+	if len(tokens) > 0 {
+		authenticators = append(authenticators, bearertoken.New(tokenunion.New(tokens...)))
 	}
 	authenticators = append(authenticators, authenticator.RequestFunc(anonymousHealth))
 	return group.NewAuthenticatedGroupAdder(union.New(authenticators...)), nil

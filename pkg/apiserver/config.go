@@ -11,6 +11,7 @@ import (
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/kubernetes/pkg/serviceaccount"
 
 	"github.com/mco-org/mco/pkg/builtin"
 	"github.com/mco-org/mco/pkg/registry/karmada"
@@ -38,6 +39,8 @@ type ExtraConfig struct {
 	// RBAC is set when RBAC authorizes: the bootstrap roles are reconciled
 	// and the aggregated ClusterRoles kept filled.
 	RBAC bool
+	// ServiceAccountTokens signs what serviceaccounts/token issues.
+	ServiceAccountTokens ServiceAccountTokens
 	// ClusterProxyTimeout bounds the wait for a member's response headers
 	// through clusters/{name}/proxy.
 	ClusterProxyTimeout time.Duration
@@ -65,4 +68,13 @@ func (c *Config) Complete() CompletedConfig {
 		generic: c.Generic.Complete(c.Extra.KubeInformers),
 		extra:   &c.Extra,
 	}}
+}
+
+// ServiceAccountTokens configures the serviceaccounts/token subresource.
+type ServiceAccountTokens struct {
+	Generator serviceaccount.TokenGenerator
+	// Audiences are those of a token that asks for none (the API's).
+	Audiences []string
+	// MaxExpiration caps a token's lifetime; 0 does not.
+	MaxExpiration time.Duration
 }

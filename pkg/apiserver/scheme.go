@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -45,6 +46,7 @@ func NewScheme(specs []*resource.Spec, withInternal bool) (*runtime.Scheme, erro
 			return nil, fmt.Errorf("build scheme: %w", err)
 		}
 	}
+	scheme.AddKnownTypes(authenticationv1.SchemeGroupVersion, &authenticationv1.TokenRequest{})
 	// Types the generic server writes unversioned (status, discovery).
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
 	scheme.AddUnversionedTypes(schema.GroupVersion{Group: "", Version: "v1"},
@@ -66,6 +68,9 @@ func NewScheme(specs []*resource.Spec, withInternal bool) (*runtime.Scheme, erro
 	if withInternal {
 		// The scale subresource answers with autoscaling/v1 Scale.
 		scheme.AddKnownTypes(schema.GroupVersion{Group: autoscalingv1.GroupName, Version: runtime.APIVersionInternal}, &autoscalingv1.Scale{})
+		// serviceaccounts/token takes and answers authentication.k8s.io/v1
+		// TokenRequest.
+		scheme.AddKnownTypes(schema.GroupVersion{Group: authenticationv1.GroupName, Version: runtime.APIVersionInternal}, &authenticationv1.TokenRequest{})
 	}
 	for group, gvs := range groups {
 		if order, ok := versionPriority[group]; ok {

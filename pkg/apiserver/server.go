@@ -18,6 +18,7 @@ import (
 	"github.com/mco-org/mco/pkg/registry/namespace"
 	"github.com/mco-org/mco/pkg/registry/resource"
 	"github.com/mco-org/mco/pkg/registry/scale"
+	"github.com/mco-org/mco/pkg/registry/serviceaccounttoken"
 )
 
 // Server is a running-to-be mco-apiserver.
@@ -107,6 +108,17 @@ func (c CompletedConfig) storageFor(spec *resource.Spec) (map[string]rest.Storag
 	}
 	if spec.Resource == clusterv1alpha1.Resource("clusters") {
 		out[plural+"/proxy"] = clusterproxy.New(main.Store, c.getSecret, c.extra.ClusterProxyTimeout)
+	}
+	if spec.Resource == corev1.Resource("serviceaccounts") {
+		t := c.extra.ServiceAccountTokens
+		get := func(ctx context.Context, name string) (*corev1.ServiceAccount, error) {
+			obj, err := main.Store.Get(ctx, name, &metav1.GetOptions{})
+			if err != nil {
+				return nil, err
+			}
+			return obj.(*corev1.ServiceAccount), nil
+		}
+		out[plural+"/token"] = serviceaccounttoken.New(get, t.Generator, t.Audiences, t.MaxExpiration)
 	}
 	if acc, ok := scaleAccessors[spec.Resource]; ok {
 		out[plural+"/scale"] = scale.New(main.Store, acc)

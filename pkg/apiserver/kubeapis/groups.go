@@ -50,8 +50,9 @@ func AddToScheme(s *runtime.Scheme) error {
 // Groups returns the API groups to install. RBAC objects are stored in
 // etcd as kube-apiserver stores them (protobuf under /registry/<resource>).
 // authz decides escalation checks on Roles and bindings; the reviews ask
-// authz and resolver; TokenReview asks authn.
-func Groups(etcd *genericoptions.EtcdOptions, authz authorizer.Authorizer, resolver authorizer.RuleResolver, authn authenticator.Request) ([]*genericapiserver.APIGroupInfo, error) {
+// authz and resolver; TokenReview asks authn, for the API's audiences.
+func Groups(etcd *genericoptions.EtcdOptions, authz authorizer.Authorizer, resolver authorizer.RuleResolver, authn authenticator.Request,
+	audiences authenticator.Audiences) ([]*genericapiserver.APIGroupInfo, error) {
 	enabled := serverstorage.NewResourceConfig()
 	enabled.EnableVersions(Versions...)
 	factory := serverstorage.NewDefaultStorageFactory(etcd.StorageConfig, runtime.ContentTypeProtobuf, legacyscheme.Codecs,
@@ -64,7 +65,7 @@ func Groups(etcd *genericoptions.EtcdOptions, authz authorizer.Authorizer, resol
 	}{
 		{"rbac.authorization.k8s.io", rbacrest.RESTStorageProvider{Authorizer: authz}.NewRESTStorage},
 		{"authorization.k8s.io", authorizationrest.RESTStorageProvider{Authorizer: authz, RuleResolver: resolver}.NewRESTStorage},
-		{"authentication.k8s.io", authenticationrest.RESTStorageProvider{Authenticator: authn}.NewRESTStorage},
+		{"authentication.k8s.io", authenticationrest.RESTStorageProvider{Authenticator: authn, APIAudiences: audiences}.NewRESTStorage},
 	}
 	var out []*genericapiserver.APIGroupInfo
 	for _, p := range providers {

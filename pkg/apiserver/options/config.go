@@ -50,11 +50,26 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 		return nil, fmt.Errorf("client CA: %w", err)
 	}
 	gc.SecureServing.ClientCA = clientCA
-	authn, err := apiserver.NewAuthenticator(clientCA, o.TokenAuthFile)
+	kubeClient, err := kubernetes.NewForConfig(gc.LoopbackClientConfig)
+	if err != nil {
+		return nil, fmt.Errorf("loopback client: %w", err)
+	}
+	kubeInformers := informers.NewSharedInformerFactory(kubeClient, 10*time.Minute)
+	audiences := []string{o.ServiceAccount.Issuer}
+	saTokens, err := o.ServiceAccount.Authenticator(audiences, kubeInformers)
+	if err != nil {
+		return nil, err
+	}
+	authn, err := apiserver.NewAuthenticator(clientCA, o.TokenAuthFile, saTokens)
 	if err != nil {
 		return nil, err
 	}
 	gc.Authentication.Authenticator = authn
+	gc.Authentication.APIAudiences = audiences
+	tokenGenerator, err := o.ServiceAccount.Generator()
+	if err != nil {
+		return nil, err
+	}
 	// Watches and proxied requests (which may be watches) are not cut by
 	// the request timeout, as in kube-apiserver.
 	gc.LongRunningFunc = genericfilters.BasicLongRunningRequestCheck(
@@ -98,25 +113,23 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 			factory.SetResourceEtcdPrefix(r.Resource, r.Resource.Group+"/"+r.Resource.Resource)
 		}
 	}
+	if err := o.Audit.ApplyTo(gc); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
 	if err := o.Etcd.ApplyWithStorageFactoryTo(factory, gc); err != nil {
 		return nil, fmt.Errorf("etcd storage: %w", err)
 	}
 
-	kubeClient, err := kubernetes.NewForConfig(gc.LoopbackClientConfig)
-	if err != nil {
-		return nil, fmt.Errorf("loopback client: %w", err)
-	}
 	dynamicClient, err := dynamic.NewForConfig(gc.LoopbackClientConfig)
 	if err != nil {
 		return nil, fmt.Errorf("loopback dynamic client: %w", err)
 	}
-	kubeInformers := informers.NewSharedInformerFactory(kubeClient, 10*time.Minute)
 	authz, rules, err := o.authorizer(kubeInformers)
 	if err != nil {
 		return nil, err
 	}
 	gc.Authorization.Authorizer = authz
-	kubeGroups, err := kubeapis.Groups(o.Etcd, authz, rules, authn)
+	kubeGroups, err := kubeapis.Groups(o.Etcd, authz, rules, authn, audiences)
 	if err != nil {
 		return nil, err
 	}
@@ -132,6 +145,8 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 			Scheme: scheme, Codecs: codecs, Resources: resources,
 			KubeClient: kubeClient, KubeInformers: kubeInformers,
 			KubeGroups: kubeGroups, RBAC: o.AuthorizationMode == apiserver.ModeRBAC,
+			ServiceAccountTokens: apiserver.ServiceAccountTokens{Generator: tokenGenerator, Audiences: audiences,
+				MaxExpiration: o.ServiceAccountMaxExpiration},
 			ClusterProxyTimeout: o.ClusterProxyTimeout,
 		},
 	}, nil

@@ -20,11 +20,17 @@ import (
 	"github.com/mco-org/mco/pkg/apiserver"
 	"github.com/mco-org/mco/pkg/apiserver/etcd"
 	"github.com/mco-org/mco/pkg/apiserver/pki"
+	"github.com/mco-org/mco/pkg/apiserver/satoken"
 	"github.com/mco-org/mco/pkg/kubeconfig"
+	"github.com/mco-org/mco/pkg/registry/serviceaccounttoken"
 )
 
 // DefaultSecurePort is the port served when --secure-port is not given.
 const DefaultSecurePort = 6443
+
+// DefaultServiceAccountIssuer is the issuer of ServiceAccount tokens when
+// --service-account-issuer is not given.
+const DefaultServiceAccountIssuer = "https://mco-apiserver"
 
 // Options are mco-apiserver's flags.
 type Options struct {
@@ -41,12 +47,19 @@ type Options struct {
 	// taints. On by default, unlike Karmada's webhook: mco's default
 	// failover policy is one.
 	AllowNoExecuteTaintPolicy bool
+	// ServiceAccount signs and verifies ServiceAccount tokens.
+	ServiceAccount satoken.Options
+	// ServiceAccountMaxExpiration caps a token's lifetime (0: no cap).
+	ServiceAccountMaxExpiration time.Duration
 	// ClientCA, when set, is the CA client certificates are verified with,
 	// shared by several replicas, instead of the one under DataDir.
 	ClientCA pki.SharedCA
 
 	SecureServing *genericoptions.SecureServingOptionsWithLoopback
 	Etcd          *genericoptions.EtcdOptions
+	// Audit is kube-apiserver's audit: --audit-policy-file, the log and
+	// webhook backends.
+	Audit *genericoptions.AuditOptions
 
 	// pki is filled by Complete; issued tells whether it holds client
 	// certificates (kubeconfigs are written only then).
@@ -63,6 +76,8 @@ func New() *Options {
 		AllowNoExecuteTaintPolicy: true,
 		SecureServing:             genericoptions.NewSecureServingOptions().WithLoopback(),
 		Etcd:                      genericoptions.NewEtcdOptions(storagebackend.NewDefaultConfig("/registry", nil)),
+		Audit:                     genericoptions.NewAuditOptions(),
+		ServiceAccount:            satoken.Options{Issuer: DefaultServiceAccountIssuer},
 	}
 	o.SecureServing.BindPort = DefaultSecurePort
 	o.SecureServing.BindAddress = net.ParseIP("127.0.0.1")
@@ -86,8 +101,17 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"CA bundle client certificates are verified with, shared by every replica, instead of the CA created under --data-dir/pki.")
 	fs.StringVar(&o.ClientCA.KeyFile, "client-ca-key-file", o.ClientCA.KeyFile,
 		"Key of --client-ca-file. With it, the serving certificate (unless --tls-cert-file is given) and the admin's and components' client certificates and kubeconfigs are issued under --data-dir; without it, none are, and --tls-cert-file is required.")
+	fs.StringVar(&o.ServiceAccount.Issuer, "service-account-issuer", o.ServiceAccount.Issuer,
+		"Issuer (iss) of the ServiceAccount tokens mco-apiserver signs; also their default audience.")
+	fs.StringVar(&o.ServiceAccount.SigningKeyFile, "service-account-signing-key-file", o.ServiceAccount.SigningKeyFile,
+		"Private key ServiceAccount tokens are signed with. Generated under --data-dir/pki when not given; give every replica the same one.")
+	fs.StringSliceVar(&o.ServiceAccount.KeyFiles, "service-account-key-file", o.ServiceAccount.KeyFiles,
+		"Public (or private) keys ServiceAccount tokens are verified with, repeatable; the signing key when not given.")
+	fs.DurationVar(&o.ServiceAccountMaxExpiration, "service-account-max-token-expiration", o.ServiceAccountMaxExpiration,
+		"Longest lifetime of a ServiceAccount token; longer requests are cut to it. 0: no limit.")
 	o.SecureServing.AddFlags(fs)
 	o.Etcd.AddFlags(fs)
+	o.Audit.AddFlags(fs)
 	fs.Lookup("etcd-servers").Usage = "External etcd servers (scheme://ip:port, comma-separated). Empty runs an embedded etcd under --data-dir."
 }
 
@@ -110,6 +134,12 @@ func (o *Options) Complete() error {
 		return fmt.Errorf("prepare certificates: %w", err)
 	}
 	o.pki, o.issued = files, issued
+	if o.ServiceAccount.SigningKeyFile == "" {
+		o.ServiceAccount.SigningKeyFile = filepath.Join(o.DataDir, "pki", "sa.key")
+		if err := satoken.EnsureSigningKey(o.ServiceAccount.SigningKeyFile); err != nil {
+			return err
+		}
+	}
 	if o.SecureServing.ServerCert.CertKey.CertFile == "" && issued {
 		o.SecureServing.ServerCert.CertKey.CertFile = files.ServingCert
 		o.SecureServing.ServerCert.CertKey.KeyFile = files.ServingKey
@@ -121,6 +151,7 @@ func (o *Options) Complete() error {
 func (o *Options) Validate() error {
 	var errs []error
 	errs = append(errs, o.SecureServing.Validate()...)
+	errs = append(errs, o.Audit.Validate()...)
 	if o.SecureServing.BindPort == 0 {
 		errs = append(errs, errors.New("--secure-port must not be 0"))
 	}
@@ -132,6 +163,12 @@ func (o *Options) Validate() error {
 	}
 	if o.SecureServing.ServerCert.CertKey.CertFile == "" {
 		errs = append(errs, errors.New("--tls-cert-file and --tls-private-key-file are required with --client-ca-file unless --client-ca-key-file is given"))
+	}
+	if o.ServiceAccount.Issuer == "" {
+		errs = append(errs, errors.New("--service-account-issuer must not be empty"))
+	}
+	if o.ServiceAccountMaxExpiration < 0 || (o.ServiceAccountMaxExpiration > 0 && o.ServiceAccountMaxExpiration < serviceaccounttoken.MinExpiration) {
+		errs = append(errs, fmt.Errorf("--service-account-max-token-expiration must be 0 or at least %s", serviceaccounttoken.MinExpiration))
 	}
 	if o.ClusterProxyTimeout <= 0 {
 		errs = append(errs, errors.New("--cluster-proxy-timeout must be positive"))

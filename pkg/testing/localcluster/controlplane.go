@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mco-org/mco/pkg/apiserver/encryption"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	"github.com/mco-org/mco/pkg/join"
 	joincmd "github.com/mco-org/mco/pkg/kubectlmco/join"
@@ -54,8 +55,14 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 	c := &ControlPlane{DataDir: filepath.Join(env.Dir, "mco")}
 	c.Kubeconfig = APIServerKubeconfig(c.DataDir)
 	logDir := filepath.Join(env.Dir, "logs", "mco")
+	// Secrets, member credentials among them, are encrypted in etcd.
+	encryptionConfig := filepath.Join(c.DataDir, "encryption.yaml")
+	if err := encryption.EnsureConfig(encryptionConfig); err != nil {
+		return c, err
+	}
 	// A proxied call to a paused member fails within seconds, not 30.
-	api, err := StartAPIServer(ctx, env.BinDir, c.DataDir, logDir, "--cluster-proxy-timeout=5s")
+	api, err := StartAPIServer(ctx, env.BinDir, c.DataDir, logDir, "--cluster-proxy-timeout=5s",
+		"--encryption-provider-config="+encryptionConfig)
 	if api != nil {
 		c.Port, c.APIServer = api.Port, api.Process
 	}
