@@ -6,7 +6,7 @@ OUTPUT := _output
 BIN := $(OUTPUT)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.0.0-dev)
 
-.PHONY: all build test test-unit verify update clean
+.PHONY: all build images test test-unit verify update clean
 
 all: build
 
@@ -17,6 +17,10 @@ build:
 ## test: what CI runs — unit, API compatibility and integration tests
 test:
 	hack/test.sh
+
+## images: image tarballs of the binaries under _output/images/, built without Docker
+images: build
+	$(GO) run ./hack/images -bin-dir $(BIN) -out $(OUTPUT)/images -version $(VERSION) -revision $(shell git rev-parse HEAD 2>/dev/null)
 
 ## verify: gofmt, go vet, generated code up to date
 verify:

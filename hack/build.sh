@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds every binary under cmd/ into the given directory.
+# Builds every binary under cmd/ into the given directory, statically linked
+# (CGO_ENABLED=0) so that the images can run them on an empty base.
 set -o errexit -o nounset -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,5 +16,5 @@ if [ -z "${mains}" ]; then
 fi
 ldflags="-X github.com/mco-org/mco/pkg/version.gitVersion=${VERSION}"
 # shellcheck disable=SC2086
-go build -trimpath -ldflags "${ldflags}" -o "${OUT}/" ${mains}
+CGO_ENABLED=0 go build -trimpath -ldflags "${ldflags}" -o "${OUT}/" ${mains}
 echo "built into ${OUT}: $(ls "${OUT}" | tr '\n' ' ')"

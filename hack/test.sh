@@ -2,6 +2,9 @@
 # The project's test command (`make test`, run by CI): builds what the tests
 # run (mco binaries, the real kubectl), then runs every Go test in the module.
 set -o errexit -o nounset -o pipefail
+# The binaries are static (hack/build.sh); the tests build the same way, so
+# both share one build cache.
+export CGO_ENABLED=0
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "${ROOT}"

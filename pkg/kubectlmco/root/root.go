@@ -16,6 +16,7 @@ import (
 	"github.com/mco-org/mco/pkg/kubectlmco/join"
 	"github.com/mco-org/mco/pkg/kubectlmco/preview"
 	"github.com/mco-org/mco/pkg/kubectlmco/unjoin"
+	"github.com/mco-org/mco/pkg/version"
 )
 
 // NewCommand returns `kubectl mco` with its subcommands.
@@ -31,7 +32,10 @@ kubectl's own flags and kubeconfig (--kubeconfig, --context, -n, ...).`,
 		SilenceUsage:  true,
 		// Without a verb, help (and no failure).
 		Run: func(cmd *cobra.Command, _ []string) { _ = cmd.Help() },
+		// --version prints the version, as every mco binary does.
+		Version: version.Get().String(),
 	}
+	cmd.SetVersionTemplate("kubectl-mco {{.Version}}\n")
 	cmd.SetIn(streams.In)
 	cmd.SetOut(streams.Out)
 	cmd.SetErr(streams.ErrOut)
