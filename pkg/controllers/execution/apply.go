@@ -148,26 +148,35 @@ func permanentID(w *workv1alpha1.Work) string {
 	return string(w.UID)
 }
 
+// managedObject returns the member's object of a manifest and its
+// resource, or a nil object when it is gone or was not applied by mco.
+func managedObject(ctx context.Context, c *member.Clients, manifest *unstructured.Unstructured) (target, *unstructured.Unstructured, error) {
+	t, err := resourceFor(c, manifest)
+	if err != nil {
+		return t, nil, err
+	}
+	existing, err := t.client.Get(ctx, manifest.GetName(), metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return t, nil, nil
+	}
+	if err != nil {
+		return t, nil, fmt.Errorf("get %s %s in cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
+	}
+	if !managedBy(existing) {
+		return t, nil, nil
+	}
+	return t, existing, nil
+}
+
 // deleteManifest deletes the object of a manifest from the member when mco
 // applied it there; objects mco did not create are never deleted.
 func deleteManifest(ctx context.Context, c *member.Clients, manifest *unstructured.Unstructured) error {
-	t, err := resourceFor(c, manifest)
-	if err != nil {
+	t, existing, err := managedObject(ctx, c, manifest)
+	if err != nil || existing == nil {
 		return err
 	}
-	ri := t.client
-	existing, err := ri.Get(ctx, manifest.GetName(), metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("get %s %s in cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
-	}
-	if !managedBy(existing) {
-		return nil
-	}
 	background := metav1.DeletePropagationBackground
-	err = ri.Delete(ctx, manifest.GetName(), metav1.DeleteOptions{PropagationPolicy: &background})
+	err = t.client.Delete(ctx, manifest.GetName(), metav1.DeleteOptions{PropagationPolicy: &background})
 	if err != nil && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("delete %s %s from cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
 	}

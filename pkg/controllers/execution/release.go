@@ -66,19 +66,9 @@ func releasePatch(obj *unstructured.Unstructured) ([]byte, bool) {
 // releaseManifest leaves a preserved object in the member without mco's
 // marks. An object that is gone, or was never mco's, is left alone.
 func releaseManifest(ctx context.Context, c *member.Clients, manifest *unstructured.Unstructured) error {
-	t, err := resourceFor(c, manifest)
-	if err != nil {
+	t, existing, err := managedObject(ctx, c, manifest)
+	if err != nil || existing == nil {
 		return err
-	}
-	existing, err := t.client.Get(ctx, manifest.GetName(), metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("get %s %s in cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
-	}
-	if !managedBy(existing) {
-		return nil
 	}
 	patch, ok := releasePatch(existing)
 	if !ok {
