@@ -2,14 +2,13 @@ package apiserver
 
 import (
 	"slices"
-	"strings"
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/mco-org/mco/pkg/apiserver/pki"
 	"github.com/mco-org/mco/pkg/registry/resource"
+	"github.com/mco-org/mco/pkg/template"
 )
 
 // Verbs of the component roles.
@@ -20,15 +19,6 @@ var (
 	updateOnly   = []string{"update", "patch"}
 	eventWriters = []string{"create", "update", "patch"}
 )
-
-// notTemplates are served resources the controller-manager never claims as
-// templates (it reads namespaces on its own terms, below).
-var notTemplates = map[schema.GroupResource]bool{
-	{Resource: "namespaces"}:                           true,
-	{Resource: "events"}:                               true,
-	{Group: "events.k8s.io", Resource: "events"}:       true,
-	{Group: "coordination.k8s.io", Resource: "leases"}: true,
-}
 
 // rbacTemplates are the RBAC kinds served through Kubernetes' own storage,
 // which are templates too.
@@ -104,7 +94,7 @@ func controllerManagerRules(resources []*resource.Spec) []rbacv1.PolicyRule {
 	byGroup := map[string][]string{}
 	for _, spec := range resources {
 		gr := spec.Resource
-		if strings.HasSuffix(gr.Group, "karmada.io") || notTemplates[gr] {
+		if template.Excluded(gr) {
 			continue
 		}
 		byGroup[gr.Group] = append(byGroup[gr.Group], gr.Resource)

@@ -63,9 +63,16 @@ var notTemplates = map[schema.GroupResource]bool{
 	{Group: "coordination.k8s.io", Resource: "leases"}: true,
 }
 
+// Excluded tells whether a served resource is never a template, whatever
+// its verbs: a subresource, mco's own API, or the control plane's
+// bookkeeping.
+func Excluded(gr schema.GroupResource) bool {
+	return strings.Contains(gr.Resource, "/") || strings.HasSuffix(gr.Group, "karmada.io") || notTemplates[gr]
+}
+
 // isTemplate tells whether a served resource is a template kind.
 func isTemplate(gr schema.GroupResource, verbs []string) bool {
-	if strings.Contains(gr.Resource, "/") || strings.HasSuffix(gr.Group, "karmada.io") || notTemplates[gr] {
+	if Excluded(gr) {
 		return false
 	}
 	need := map[string]bool{"get": false, "list": false, "watch": false, "update": false}
