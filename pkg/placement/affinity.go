@@ -17,7 +17,6 @@ limitations under the License.
 package placement
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
@@ -64,7 +63,7 @@ type fieldRequirement struct {
 // CompileAffinity turns the affinity into a matcher; nil selects every
 // cluster. It refuses what the policy validation refuses: a malformed
 // labelSelector, and field selector expressions other than provider, region
-// or zone with In or NotIn and at least one value.
+// or zone with In or NotIn.
 func CompileAffinity(affinity *policyv1alpha1.ClusterAffinity) (*AffinityMatcher, error) {
 	if affinity == nil {
 		return &AffinityMatcher{all: true}, nil
@@ -99,9 +98,6 @@ func compileFieldRequirement(expr *corev1.NodeSelectorRequirement) (fieldRequire
 	}
 	if !slices.Contains(fieldSelectorOperators, expr.Operator) {
 		return fieldRequirement{}, fmt.Errorf("unsupported operator %q", expr.Operator)
-	}
-	if len(expr.Values) == 0 {
-		return fieldRequirement{}, errors.New("In and NotIn need at least one value")
 	}
 	return fieldRequirement{key: expr.Key, notIn: expr.Operator == corev1.NodeSelectorOpNotIn, values: expr.Values}, nil
 }
@@ -140,6 +136,8 @@ func (m *AffinityMatcher) Matches(cluster *clusterv1alpha1.Cluster) bool {
 // matches applies one expression. Provider and region behave like labels
 // (an empty field is absent: In fails, NotIn passes). Zone looks at every
 // zone the cluster spans: In needs all of them listed, NotIn needs none.
+// Without values, as in Karmada: provider and region match no cluster (a
+// label requirement needs values), zone In matches none and zone NotIn all.
 func (r *fieldRequirement) matches(cluster *clusterv1alpha1.Cluster) bool {
 	switch r.key {
 	case fieldProvider:
@@ -152,6 +150,9 @@ func (r *fieldRequirement) matches(cluster *clusterv1alpha1.Cluster) bool {
 }
 
 func (r *fieldRequirement) matchesValue(value string) bool {
+	if len(r.values) == 0 {
+		return false
+	}
 	listed := value != "" && slices.Contains(r.values, value)
 	return listed != r.notIn
 }

@@ -100,6 +100,10 @@ func TestClusterMatches(t *testing.T) {
 		{name: "Zone In falls back to the deprecated zone field.", affinity: fieldAffinity("zone", in, "old-zone"), cluster: "legacy", want: true},
 		{name: "Zone NotIn falls back to the deprecated zone field.", affinity: fieldAffinity("zone", notIn, "old-zone"), cluster: "legacy", want: false},
 		{name: "An unsupported operator selects nothing.", affinity: fieldAffinity("region", corev1.NodeSelectorOpDoesNotExist), cluster: "bare", want: false},
+		{name: "Provider In without values selects nothing.", affinity: fieldAffinity("provider", in), cluster: "aws", want: false},
+		{name: "Region NotIn without values selects nothing, as in Karmada.", affinity: fieldAffinity("region", notIn), cluster: "bare", want: false},
+		{name: "Zone In without values selects nothing.", affinity: fieldAffinity("zone", in), cluster: "multi", want: false},
+		{name: "Zone NotIn without values selects every cluster, as in Karmada.", affinity: fieldAffinity("zone", notIn), cluster: "multi", want: true},
 	}
 	clusters := map[string]*clusterv1alpha1.Cluster{"aws": aws, "multi": multi, "bare": bare, "legacy": legacy}
 	for _, tt := range cases {
@@ -127,7 +131,6 @@ func TestCompileAffinityErrors(t *testing.T) {
 		{name: "An unknown field key is refused.", affinity: fieldAffinity("color", corev1.NodeSelectorOpIn, "blue"), wantErr: `fieldSelector.matchExpressions[0]: unsupported key "color"`},
 		{name: "Exists is refused, as validation does.", affinity: fieldAffinity("zone", corev1.NodeSelectorOpExists), wantErr: `fieldSelector.matchExpressions[0]: unsupported operator "Exists"`},
 		{name: "Gt is refused.", affinity: fieldAffinity("region", corev1.NodeSelectorOpGt, "1"), wantErr: `fieldSelector.matchExpressions[0]: unsupported operator "Gt"`},
-		{name: "In without values is refused.", affinity: fieldAffinity("region", corev1.NodeSelectorOpIn), wantErr: `fieldSelector.matchExpressions[0]: In and NotIn need at least one value`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

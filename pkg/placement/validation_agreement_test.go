@@ -62,9 +62,9 @@ func TestFieldSelectorAgreesWithValidation(t *testing.T) {
 			}
 		}
 	}
-	// provider, region and zone, each with In and NotIn, each with one or two values.
-	if accepted != 12 {
-		t.Errorf("%d field selectors accepted, want 12", accepted)
+	// provider, region and zone, each with In and NotIn, each with no, one or two values.
+	if accepted != 18 {
+		t.Errorf("%d field selectors accepted, want 18", accepted)
 	}
 }
 

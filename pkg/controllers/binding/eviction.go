@@ -8,12 +8,12 @@ import (
 )
 
 // keptOnEviction lists the clusters of eviction tasks whose copy stays
-// until the task is done: every purge mode but Directly (and its old
-// spelling Immediately), which withdraws the copy at once.
+// until the task is done: every purge mode but Directly, which withdraws
+// the copy at once.
 func keptOnEviction(tasks []workv1alpha2.GracefulEvictionTask) []string {
 	var out []string
 	for _, t := range tasks {
-		if t.PurgeMode == policyv1alpha1.PurgeModeDirectly || t.PurgeMode == policyv1alpha1.Immediately {
+		if t.PurgeMode == policyv1alpha1.PurgeModeDirectly {
 			continue
 		}
 		out = append(out, t.FromCluster)

@@ -32,7 +32,7 @@ func decideTask(task workv1alpha2.GracefulEvictionTask, spec *workv1alpha2.Resou
 		return verdict{remove: !*task.SuppressDeletion}
 	}
 	switch task.PurgeMode {
-	case policyv1alpha1.PurgeModeDirectly, policyv1alpha1.Immediately:
+	case policyv1alpha1.PurgeModeDirectly:
 		return verdict{remove: true}
 	case policyv1alpha1.Never:
 		return verdict{}

@@ -1255,7 +1255,7 @@ func schema_pkg_apis_policy_v1alpha1_ApplicationFailoverBehavior(ref common.Refe
 					},
 					"purgeMode": {
 						SchemaProps: spec.SchemaProps{
-							Description: "PurgeMode says how the old copy is removed: Directly, Gracefully (the default) or Never. The old spellings Immediately and Graciously are still accepted.",
+							Description: "PurgeMode says how the old copy is removed: Directly, Gracefully (the default) or Never.",
 							Type:        []string{"string"},
 							Format:      "",
 						},

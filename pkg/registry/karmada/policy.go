@@ -56,6 +56,7 @@ func policyResources(o Options) []*resource.Spec {
 	pp.OnCreate = onCreate(permanentID(policyv1alpha1.PropagationPolicyPermanentIDLabel),
 		finalizer(policyv1alpha1.PropagationPolicyControllerFinalizer))
 	pp.Validate = resource.Typed(validation.ValidatePropagationPolicy)
+	pp.ValidateUpdate = resource.TypedUpdate(validation.ValidatePropagationPolicyUpdate)
 	pp.Columns = propagationColumns(func(o runtime.Object) *policyv1alpha1.PropagationSpec {
 		return &o.(*policyv1alpha1.PropagationPolicy).Spec
 	})
@@ -66,6 +67,7 @@ func policyResources(o Options) []*resource.Spec {
 	cpp.OnCreate = onCreate(permanentID(policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel),
 		finalizer(policyv1alpha1.ClusterPropagationPolicyControllerFinalizer))
 	cpp.Validate = resource.Typed(validation.ValidateClusterPropagationPolicy)
+	cpp.ValidateUpdate = resource.TypedUpdate(validation.ValidateClusterPropagationPolicyUpdate)
 	cpp.Columns = propagationColumns(func(o runtime.Object) *policyv1alpha1.PropagationSpec {
 		return &o.(*policyv1alpha1.ClusterPropagationPolicy).Spec
 	})

@@ -122,10 +122,9 @@ func TestClusterAffinityFieldSelector(t *testing.T) {
 			name: "DoesNotExist is an error, as validation refuses it.", selector: field("region", corev1.NodeSelectorOpDoesNotExist), cluster: bare,
 			want: `error: cluster affinity: fieldSelector.matchExpressions[0]: unsupported operator "DoesNotExist"`,
 		},
-		{
-			name: "In without values is an error, as validation refuses it.", selector: field("region", in), cluster: bare,
-			want: `error: cluster affinity: fieldSelector.matchExpressions[0]: In and NotIn need at least one value`,
-		},
+		{name: "Region In without values matches nothing.", selector: field("region", in), cluster: aws, want: mismatch},
+		{name: "Region NotIn without values matches nothing, as in Karmada.", selector: field("region", notIn), cluster: bare, want: mismatch},
+		{name: "Zone NotIn without values matches every cluster, as in Karmada.", selector: field("zone", notIn), cluster: multi, want: feasible},
 		{
 			name: "All expressions must match.",
 			selector: func(b *builders.BindingBuilder) *builders.BindingBuilder {

@@ -169,13 +169,6 @@ const (
 	PurgeModeGracefully PurgeMode = "Gracefully"
 	// Never keeps the old copy; the user cleans up.
 	Never PurgeMode = "Never"
-
-	// Immediately is the old spelling of Directly.
-	// Deprecated: use PurgeModeDirectly.
-	Immediately PurgeMode = "Immediately"
-	// Graciously is the old spelling of Gracefully.
-	// Deprecated: use PurgeModeGracefully.
-	Graciously PurgeMode = "Graciously"
 )
 
 // OverriderOperator is the kind of change an overrider makes.

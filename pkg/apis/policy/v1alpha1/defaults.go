@@ -185,8 +185,7 @@ func SetDefaults_FailoverBehavior(failover *FailoverBehavior) {
 		if app.PurgeMode == "" {
 			app.PurgeMode = PurgeModeGracefully
 		}
-		graceful := app.PurgeMode == PurgeModeGracefully || app.PurgeMode == Graciously
-		if graceful && app.GracePeriodSeconds == nil {
+		if app.PurgeMode == PurgeModeGracefully && app.GracePeriodSeconds == nil {
 			seconds := DefaultGracePeriodSeconds
 			app.GracePeriodSeconds = &seconds
 		}

@@ -168,22 +168,6 @@ func TestDefaultingPropagationPolicy(t *testing.T) {
 			}(),
 		},
 		{
-			name: "The deprecated Graciously purge mode also gets the 600s grace period.",
-			in: PropagationSpec{Failover: &FailoverBehavior{Application: &ApplicationFailoverBehavior{
-				DecisionConditions: DecisionConditions{TolerationSeconds: ptrTo[int32](0)},
-				PurgeMode:          Graciously,
-			}}},
-			want: func() PropagationSpec {
-				spec := defaultedSpec()
-				spec.Failover = &FailoverBehavior{Application: &ApplicationFailoverBehavior{
-					DecisionConditions: DecisionConditions{TolerationSeconds: ptrTo[int32](0)},
-					PurgeMode:          Graciously,
-					GracePeriodSeconds: ptrTo[int32](600),
-				}}
-				return spec
-			}(),
-		},
-		{
 			name: "A Directly purge gets no grace period, and a user's grace period is kept as is.",
 			in: PropagationSpec{Failover: &FailoverBehavior{Application: &ApplicationFailoverBehavior{
 				PurgeMode: PurgeModeDirectly,

@@ -38,8 +38,7 @@ type ApplicationFailoverBehavior struct {
 	DecisionConditions DecisionConditions `json:"decisionConditions"`
 
 	// PurgeMode says how the old copy is removed: Directly, Gracefully (the
-	// default) or Never. The old spellings Immediately and Graciously are
-	// still accepted.
+	// default) or Never.
 	// +optional
 	PurgeMode PurgeMode `json:"purgeMode,omitempty"`
 

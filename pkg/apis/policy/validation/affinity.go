@@ -43,7 +43,8 @@ func validateClusterAffinity(affinity *policyv1alpha1.ClusterAffinity, fldPath *
 }
 
 // validateFieldSelector allows only provider, region and zone, matched with
-// In or NotIn against at least one value.
+// In or NotIn. Values may be left out, as in Karmada (pkg/placement says
+// what such an expression matches).
 func validateFieldSelector(selector *policyv1alpha1.FieldSelector, fldPath *field.Path) field.ErrorList {
 	if selector == nil {
 		return nil
@@ -53,9 +54,6 @@ func validateFieldSelector(selector *policyv1alpha1.FieldSelector, fldPath *fiel
 		p := fldPath.Child("matchExpressions").Index(i)
 		allErrs = append(allErrs, validateEnum(expr.Key, false, supportedClusterFields, p.Child("key"))...)
 		allErrs = append(allErrs, validateEnum(expr.Operator, false, supportedFieldOperators, p.Child("operator"))...)
-		if len(expr.Values) == 0 {
-			allErrs = append(allErrs, field.Required(p.Child("values"), "In and NotIn need at least one value"))
-		}
 	}
 	return allErrs
 }

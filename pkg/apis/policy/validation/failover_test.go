@@ -66,15 +66,17 @@ func TestValidateFailover(t *testing.T) {
 			want: []fieldErr{notSupported(app + ".purgeMode")},
 		},
 		{
-			name: "The deprecated Graciously purge mode with a grace period is valid.",
-			edit: func(f *policyv1alpha1.FailoverBehavior) { f.Application.PurgeMode = policyv1alpha1.Graciously },
+			name: "The old spelling Graciously is rejected.",
+			edit: func(f *policyv1alpha1.FailoverBehavior) { f.Application.PurgeMode = "Graciously" },
+			want: []fieldErr{notSupported(app + ".purgeMode"), forbidden(app + ".gracePeriodSeconds")},
 		},
 		{
-			name: "The deprecated Immediately purge mode without a grace period is valid.",
+			name: "The old spelling Immediately is rejected.",
 			edit: func(f *policyv1alpha1.FailoverBehavior) {
-				f.Application.PurgeMode = policyv1alpha1.Immediately
+				f.Application.PurgeMode = "Immediately"
 				f.Application.GracePeriodSeconds = nil
 			},
+			want: []fieldErr{notSupported(app + ".purgeMode")},
 		},
 		{
 			name: "Purge mode Never without a grace period is valid.",
@@ -125,9 +127,9 @@ func TestValidateFailover(t *testing.T) {
 			want: []fieldErr{notSupported(cluster + ".purgeMode")},
 		},
 		{
-			name: "Cluster failover with the deprecated Graciously spelling is rejected.",
+			name: "Cluster failover with the old spelling Graciously is rejected.",
 			edit: func(f *policyv1alpha1.FailoverBehavior) {
-				f.Cluster = &policyv1alpha1.ClusterFailoverBehavior{PurgeMode: policyv1alpha1.Graciously}
+				f.Cluster = &policyv1alpha1.ClusterFailoverBehavior{PurgeMode: "Graciously"}
 			},
 			want: []fieldErr{notSupported(cluster + ".purgeMode")},
 		},
@@ -141,14 +143,22 @@ func TestValidateFailover(t *testing.T) {
 			},
 		},
 		{
-			name: "State preservation without rules is rejected.",
+			name: "State preservation without a list of rules is rejected.",
 			edit: func(f *policyv1alpha1.FailoverBehavior) {
 				f.Cluster = &policyv1alpha1.ClusterFailoverBehavior{StatePreservation: &policyv1alpha1.StatePreservation{}}
 			},
 			want: []fieldErr{required(cluster + ".statePreservation.rules")},
 		},
 		{
-			name: "State preservation rules with bad label keys and templates get one error each.",
+			name: "State preservation with an empty list of rules is valid.",
+			edit: func(f *policyv1alpha1.FailoverBehavior) {
+				f.Cluster = &policyv1alpha1.ClusterFailoverBehavior{StatePreservation: &policyv1alpha1.StatePreservation{
+					Rules: []policyv1alpha1.StatePreservationRule{},
+				}}
+			},
+		},
+		{
+			name: "State preservation rules with bad label keys and empty templates get one error each.",
 			edit: func(f *policyv1alpha1.FailoverBehavior) {
 				f.Application.StatePreservation = &policyv1alpha1.StatePreservation{Rules: []policyv1alpha1.StatePreservationRule{
 					{AliasLabelName: "-starts-with-dash", JSONPath: "{.readyReplicas"},
@@ -158,7 +168,6 @@ func TestValidateFailover(t *testing.T) {
 			},
 			want: []fieldErr{
 				invalid(app + ".statePreservation.rules[0].aliasLabelName"),
-				invalid(app + ".statePreservation.rules[0].jsonPath"),
 				required(app + ".statePreservation.rules[1].aliasLabelName"),
 				required(app + ".statePreservation.rules[1].jsonPath"),
 				invalid(app + ".statePreservation.rules[2].aliasLabelName"),

@@ -144,7 +144,6 @@ func TestValidateOverridePolicy(t *testing.T) {
 			want: []fieldErr{
 				invalid("spec.overrideRules[0].targetCluster.labelSelector.matchLabels"),
 				notSupported("spec.overrideRules[0].targetCluster.fieldSelector.matchExpressions[0].operator"),
-				required("spec.overrideRules[0].targetCluster.fieldSelector.matchExpressions[0].values"),
 			},
 		},
 	}

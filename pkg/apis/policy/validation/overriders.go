@@ -39,14 +39,20 @@ var (
 func validateOverriders(o *policyv1alpha1.Overriders, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	for i, plaintext := range o.Plaintext {
+		// Unlike a field overrider's edits, a plaintext value is not paired
+		// with its operator, as in Karmada: remove ignores a value, and add or
+		// replace without one fails when the override is applied.
 		p := fldPath.Child("plaintext").Index(i)
 		allErrs = append(allErrs, validateJSONPointer(plaintext.Path, false, p.Child("path"))...)
-		allErrs = append(allErrs, validatePatch(plaintext.Operator, plaintext.Value, p)...)
+		allErrs = append(allErrs, validateEnum(plaintext.Operator, false, patchOperators, p.Child("operator"))...)
 	}
 	for i, image := range o.ImageOverrider {
 		p := fldPath.Child("imageOverrider").Index(i)
 		if image.Predicate != nil {
-			allErrs = append(allErrs, validateJSONPointer(image.Predicate.Path, false, p.Child("predicate", "path"))...)
+			// An empty path is a valid JSON pointer (the whole object), so it
+			// is accepted, as in Karmada; applying it fails, as there is no
+			// image string there.
+			allErrs = append(allErrs, validateJSONPointer(image.Predicate.Path, true, p.Child("predicate", "path"))...)
 		}
 		allErrs = append(allErrs, validateEnum(image.Component, false, imageComponents, p.Child("component"))...)
 		allErrs = append(allErrs, validateEnum(image.Operator, false, patchOperators, p.Child("operator"))...)
@@ -105,8 +111,8 @@ func validateFieldOverrider(overrider *policyv1alpha1.FieldOverrider, fldPath *f
 	return allErrs
 }
 
-// validatePatch checks the operator of a patch-like edit and that a value is
-// given for add and replace, and left out for remove.
+// validatePatch checks the operator of a field overrider's edit and that a
+// value is given for add and replace, and left out for remove.
 func validatePatch(operator policyv1alpha1.OverriderOperator, value policyv1alpha1.JSON, fldPath *field.Path) field.ErrorList {
 	allErrs := validateEnum(operator, false, patchOperators, fldPath.Child("operator"))
 	hasValue := len(value.Raw) > 0

@@ -58,21 +58,17 @@ func TestValidateOverriders(t *testing.T) {
 			},
 		},
 		{
-			name: "Plaintext add and replace without a value and remove with one are rejected.",
+			name: "Plaintext add and replace without a value and remove with one are valid, as in Karmada.",
 			overriders: policyv1alpha1.Overriders{Plaintext: []policyv1alpha1.PlaintextOverrider{
 				{Path: "/spec/replicas", Operator: add},
 				{Path: "/spec/replicas", Operator: replace},
 				{Path: "/spec/replicas", Operator: remove, Value: rawJSON("1")},
 			}},
-			want: []fieldErr{
-				required(ov + ".plaintext[0].value"),
-				required(ov + ".plaintext[1].value"),
-				forbidden(ov + ".plaintext[2].value"),
-			},
 		},
 		{
 			name: "Image overriders on each component, with and without a predicate, are valid.",
 			overriders: policyv1alpha1.Overriders{ImageOverrider: []policyv1alpha1.ImageOverrider{
+				{Predicate: &policyv1alpha1.ImagePredicate{}, Component: policyv1alpha1.Tag, Operator: remove},
 				{Component: policyv1alpha1.Registry, Operator: replace, Value: "registry.example.com"},
 				{Component: policyv1alpha1.Repository, Operator: add, Value: "mirror"},
 				{
@@ -82,19 +78,17 @@ func TestValidateOverriders(t *testing.T) {
 			}},
 		},
 		{
-			name: "Image overriders with bad predicates, components or operators are rejected.",
+			name: "Image overriders with a relative predicate path, bad components or operators are rejected.",
 			overriders: policyv1alpha1.Overriders{ImageOverrider: []policyv1alpha1.ImageOverrider{
-				{Predicate: &policyv1alpha1.ImagePredicate{}, Component: policyv1alpha1.Tag, Operator: remove},
 				{Predicate: &policyv1alpha1.ImagePredicate{Path: "spec/image"}, Component: "Digest", Operator: "merge"},
 				{},
 			}},
 			want: []fieldErr{
-				required(ov + ".imageOverrider[0].predicate.path"),
-				invalid(ov + ".imageOverrider[1].predicate.path"),
-				notSupported(ov + ".imageOverrider[1].component"),
-				notSupported(ov + ".imageOverrider[1].operator"),
-				required(ov + ".imageOverrider[2].component"),
-				required(ov + ".imageOverrider[2].operator"),
+				invalid(ov + ".imageOverrider[0].predicate.path"),
+				notSupported(ov + ".imageOverrider[0].component"),
+				notSupported(ov + ".imageOverrider[0].operator"),
+				required(ov + ".imageOverrider[1].component"),
+				required(ov + ".imageOverrider[1].operator"),
 			},
 		},
 		{

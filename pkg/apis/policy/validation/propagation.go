@@ -43,6 +43,27 @@ func ValidateClusterPropagationPolicy(policy *policyv1alpha1.ClusterPropagationP
 	return append(allErrs, validatePropagationSpec(&policy.Spec, "", field.NewPath("spec"))...)
 }
 
+// ValidatePropagationPolicyUpdate checks a PropagationPolicy on update: every
+// create rule on the new object, and a schedulerName that stays as it was,
+// as in Karmada. The generic registry checks the metadata update itself.
+func ValidatePropagationPolicyUpdate(policy, old *policyv1alpha1.PropagationPolicy) field.ErrorList {
+	allErrs := ValidatePropagationPolicy(policy)
+	return append(allErrs, validatePropagationSpecUpdate(&policy.Spec, &old.Spec, field.NewPath("spec"))...)
+}
+
+// ValidateClusterPropagationPolicyUpdate checks a ClusterPropagationPolicy on
+// update, as ValidatePropagationPolicyUpdate does.
+func ValidateClusterPropagationPolicyUpdate(policy, old *policyv1alpha1.ClusterPropagationPolicy) field.ErrorList {
+	allErrs := ValidateClusterPropagationPolicy(policy)
+	return append(allErrs, validatePropagationSpecUpdate(&policy.Spec, &old.Spec, field.NewPath("spec"))...)
+}
+
+// validatePropagationSpecUpdate refuses to hand the policy's resources over
+// to another scheduler: schedulerName is immutable.
+func validatePropagationSpecUpdate(spec, old *policyv1alpha1.PropagationSpec, fldPath *field.Path) field.ErrorList {
+	return apivalidation.ValidateImmutableField(spec.SchedulerName, old.SchedulerName, fldPath.Child("schedulerName"))
+}
+
 // validatePropagationSpec checks the spec shared by both propagation kinds.
 // namespace is the policy's namespace, empty for the cluster-wide kind.
 func validatePropagationSpec(spec *policyv1alpha1.PropagationSpec, namespace string, fldPath *field.Path) field.ErrorList {

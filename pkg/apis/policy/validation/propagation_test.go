@@ -266,3 +266,43 @@ func TestValidateClusterPropagationPolicy(t *testing.T) {
 		})
 	}
 }
+
+func TestValidatePropagationPolicyUpdate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		edit ppEdit
+		want []fieldErr
+	}{
+		{
+			name: "Changing the placement is valid.",
+			edit: func(p *policyv1alpha1.PropagationPolicy) {
+				p.Spec.Placement.ClusterAffinity.ClusterNames = []string{"member3"}
+			},
+		},
+		{
+			name: "Changing the scheduler name is rejected, as in Karmada.",
+			edit: func(p *policyv1alpha1.PropagationPolicy) { p.Spec.SchedulerName = "my-scheduler" },
+			want: []fieldErr{invalid("spec.schedulerName")},
+		},
+		{
+			name: "The create rules still apply.",
+			edit: func(p *policyv1alpha1.PropagationPolicy) { p.Spec.ResourceSelectors = nil },
+			want: []fieldErr{required("spec.resourceSelectors")},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			expectErrors(t, ValidatePropagationPolicyUpdate(newPropagationPolicy(tc.edit), newPropagationPolicy()), tc.want)
+		})
+	}
+}
+
+func TestValidateClusterPropagationPolicyUpdate(t *testing.T) {
+	t.Parallel()
+	renamed := newClusterPropagationPolicy(func(p *policyv1alpha1.ClusterPropagationPolicy) { p.Spec.SchedulerName = "my-scheduler" })
+	expectErrors(t, ValidateClusterPropagationPolicyUpdate(renamed, newClusterPropagationPolicy()),
+		[]fieldErr{invalid("spec.schedulerName")})
+	expectErrors(t, ValidateClusterPropagationPolicyUpdate(newClusterPropagationPolicy(), newClusterPropagationPolicy()), nil)
+}

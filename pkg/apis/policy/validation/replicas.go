@@ -33,7 +33,8 @@ var (
 )
 
 // validateReplicaScheduling checks the enums and the static weight list:
-// every entry selects some clusters and weighs at least 1.
+// every entry weighs at least 1. An empty targetCluster selects every
+// cluster, as in Karmada.
 func validateReplicaScheduling(strategy *policyv1alpha1.ReplicaSchedulingStrategy, fldPath *field.Path) field.ErrorList {
 	if strategy == nil {
 		return nil
@@ -52,13 +53,7 @@ func validateReplicaScheduling(strategy *policyv1alpha1.ReplicaSchedulingStrateg
 		if entry.Weight < 1 {
 			allErrs = append(allErrs, field.Invalid(p.Child("weight"), entry.Weight, "must be at least 1"))
 		}
-		targetPath := p.Child("targetCluster")
-		if isEmptyClusterAffinity(&entry.TargetCluster) {
-			allErrs = append(allErrs, field.Required(targetPath,
-				"a cluster filter (labelSelector, fieldSelector, clusterNames or exclude) is needed"))
-			continue
-		}
-		allErrs = append(allErrs, validateClusterAffinity(&entry.TargetCluster, targetPath)...)
+		allErrs = append(allErrs, validateClusterAffinity(&entry.TargetCluster, p.Child("targetCluster"))...)
 	}
 	return allErrs
 }

@@ -83,9 +83,8 @@ func TestValidatePlacementReplicaScheduling(t *testing.T) {
 			},
 		},
 		{
-			name:     "A static weight without a target cluster is rejected.",
+			name:     "A static weight with an empty target cluster, meaning every cluster, is valid.",
 			strategy: weighted(policyv1alpha1.StaticClusterWeight{Weight: 1}),
-			want:     []fieldErr{required(rs + ".weightPreference.staticWeightList[0].targetCluster")},
 		},
 		{
 			name: "A static weight's target cluster field selector is checked.",
@@ -96,7 +95,6 @@ func TestValidatePlacementReplicaScheduling(t *testing.T) {
 			}}),
 			want: []fieldErr{
 				notSupported(rs + ".weightPreference.staticWeightList[0].targetCluster.fieldSelector.matchExpressions[0].operator"),
-				required(rs + ".weightPreference.staticWeightList[0].targetCluster.fieldSelector.matchExpressions[0].values"),
 			},
 		},
 	}

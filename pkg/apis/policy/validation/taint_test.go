@@ -107,7 +107,6 @@ func TestValidateClusterTaintPolicy(t *testing.T) {
 				invalid("spec.targetClusters.labelSelector.matchLabels"),
 				notSupported("spec.targetClusters.fieldSelector.matchExpressions[0].key"),
 				notSupported("spec.targetClusters.fieldSelector.matchExpressions[0].operator"),
-				required("spec.targetClusters.fieldSelector.matchExpressions[0].values"),
 			},
 		},
 		{

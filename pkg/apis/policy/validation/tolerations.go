@@ -21,33 +21,20 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-var (
-	supportedTolerationOperators = []corev1.TolerationOperator{corev1.TolerationOpEqual, corev1.TolerationOpExists}
-	supportedTolerationEffects   = []corev1.TaintEffect{
-		corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute,
-	}
-)
+// supportedTolerationOperators are the operators a cluster toleration may
+// use; empty means Equal.
+var supportedTolerationOperators = []corev1.TolerationOperator{corev1.TolerationOpEqual, corev1.TolerationOpExists}
 
-// validateClusterTolerations checks tolerations of cluster taints. These are
-// looser than pod tolerations: an empty key with the default (Equal)
-// operator is allowed, so "effect: NoSchedule" alone tolerates every
-// NoSchedule taint that has an empty value. The comparison operators Lt and
-// Gt are refused, as they have no meaning for clusters.
+// validateClusterTolerations refuses the comparison operators Lt and Gt,
+// which have no meaning for clusters, and nothing else, as Karmada does.
+// Whatever else a toleration says is only compared with cluster taints: an
+// unknown operator or effect tolerates nothing, and tolerationSeconds only
+// counts for NoExecute taints.
 func validateClusterTolerations(tolerations []corev1.Toleration, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
 	for i := range tolerations {
-		toleration := &tolerations[i]
-		p := fldPath.Index(i)
-		if toleration.Key != "" {
-			allErrs = append(allErrs, validateQualifiedName(toleration.Key, p.Child("key"))...)
-		}
-		allErrs = append(allErrs, validateEnum(toleration.Operator, true, supportedTolerationOperators, p.Child("operator"))...)
-		if toleration.Operator == corev1.TolerationOpExists && toleration.Value != "" {
-			allErrs = append(allErrs, field.Forbidden(p.Child("value"), "must be empty when operator is Exists"))
-		}
-		allErrs = append(allErrs, validateEnum(toleration.Effect, true, supportedTolerationEffects, p.Child("effect"))...)
-		if toleration.TolerationSeconds != nil && toleration.Effect != corev1.TaintEffectNoExecute {
-			allErrs = append(allErrs, field.Forbidden(p.Child("tolerationSeconds"), "only applies to the NoExecute effect"))
+		if operator := tolerations[i].Operator; operator == corev1.TolerationOpLt || operator == corev1.TolerationOpGt {
+			allErrs = append(allErrs, field.NotSupported(fldPath.Index(i).Child("operator"), operator, supportedTolerationOperators))
 		}
 	}
 	return allErrs

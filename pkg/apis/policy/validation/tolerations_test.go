@@ -52,11 +52,6 @@ func TestValidatePlacementClusterTolerations(t *testing.T) {
 			toleration: corev1.Toleration{Key: "spot", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectPreferNoSchedule},
 		},
 		{
-			name:       "A key that is not a label key is rejected.",
-			toleration: corev1.Toleration{Key: "bad key", Operator: corev1.TolerationOpExists},
-			want:       []fieldErr{invalid(ct + "[0].key")},
-		},
-		{
 			name:       "The comparison operator Gt is rejected.",
 			toleration: corev1.Toleration{Key: "sla", Operator: corev1.TolerationOpGt, Value: "99"},
 			want:       []fieldErr{notSupported(ct + "[0].operator")},
@@ -67,26 +62,14 @@ func TestValidatePlacementClusterTolerations(t *testing.T) {
 			want:       []fieldErr{notSupported(ct + "[0].operator")},
 		},
 		{
-			name:       "Operator Exists with a value is rejected.",
-			toleration: corev1.Toleration{Key: "gpu", Operator: corev1.TolerationOpExists, Value: "nvidia"},
-			want:       []fieldErr{forbidden(ct + "[0].value")},
-		},
-		{
-			name:       "An unknown effect is rejected.",
-			toleration: corev1.Toleration{Key: "gpu", Operator: corev1.TolerationOpExists, Effect: "NoRun"},
-			want:       []fieldErr{notSupported(ct + "[0].effect")},
-		},
-		{
-			name: "A toleration period on a NoSchedule toleration is rejected.",
+			name: "Anything else is accepted, as in Karmada: it only ever fails to match a taint.",
 			toleration: corev1.Toleration{
-				Key: "gpu", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule, TolerationSeconds: ptrTo[int64](60),
+				Key: "bad key", Operator: corev1.TolerationOpExists, Value: "nvidia", Effect: "NoRun", TolerationSeconds: ptrTo[int64](60),
 			},
-			want: []fieldErr{forbidden(ct + "[0].tolerationSeconds")},
 		},
 		{
-			name:       "A toleration period without an effect is rejected.",
-			toleration: corev1.Toleration{Key: "gpu", Operator: corev1.TolerationOpExists, TolerationSeconds: ptrTo[int64](60)},
-			want:       []fieldErr{forbidden(ct + "[0].tolerationSeconds")},
+			name:       "An unknown operator is accepted, as in Karmada.",
+			toleration: corev1.Toleration{Key: "gpu", Operator: "Like"},
 		},
 	}
 	placementCases := make([]placementCase, 0, len(cases))

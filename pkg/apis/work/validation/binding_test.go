@@ -86,8 +86,12 @@ func TestValidateResourceBinding(t *testing.T) {
 			rb.Spec = workv1alpha2.ResourceBindingSpec{Resource: rb.Spec.Resource}
 			rb.Status = workv1alpha2.ResourceBindingStatus{}
 		}},
-		{name: "the deprecated purge modes are still accepted", mutate: func(rb *workv1alpha2.ResourceBinding) {
-			task(rb).PurgeMode = policyv1alpha1.Graciously
+		{name: "the old purge mode spellings are rejected", mutate: func(rb *workv1alpha2.ResourceBinding) {
+			task(rb).PurgeMode = "Graciously"
+			rb.Spec.GracefulEvictionTasks = append(rb.Spec.GracefulEvictionTasks, *task(rb))
+			rb.Spec.GracefulEvictionTasks[1].PurgeMode = "Immediately"
+		}, want: []wantErr{
+			fe(field.ErrorTypeNotSupported, s+"gracefulEvictionTasks[0].purgeMode"), fe(field.ErrorTypeNotSupported, s+"gracefulEvictionTasks[1].purgeMode"),
 		}},
 		{name: "a binding without a namespace is rejected", mutate: func(rb *workv1alpha2.ResourceBinding) { rb.Namespace = "" },
 			want: []wantErr{fe(field.ErrorTypeRequired, "metadata.namespace")}},

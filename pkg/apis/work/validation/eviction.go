@@ -32,14 +32,12 @@ const (
 	maxEvictionMessageLength = 1024
 )
 
-// supportedPurgeModes lists every purge mode a task may carry, the deprecated spellings
-// (Immediately, Graciously) included because older controllers still write them.
+// supportedPurgeModes lists every purge mode a task may carry, as in Karmada v1.19, which
+// dropped the old spellings Immediately and Graciously.
 var supportedPurgeModes = []string{
 	string(policyv1alpha1.PurgeModeDirectly),
 	string(policyv1alpha1.PurgeModeGracefully),
 	string(policyv1alpha1.Never),
-	string(policyv1alpha1.Immediately),
-	string(policyv1alpha1.Graciously),
 }
 
 // validateEvictionTask checks one graceful eviction task.
@@ -68,8 +66,7 @@ func validateEvictionTask(task *workv1alpha2.GracefulEvictionTask, p *field.Path
 	}
 
 	switch task.PurgeMode {
-	case "", policyv1alpha1.PurgeModeDirectly, policyv1alpha1.PurgeModeGracefully, policyv1alpha1.Never,
-		policyv1alpha1.Immediately, policyv1alpha1.Graciously:
+	case "", policyv1alpha1.PurgeModeDirectly, policyv1alpha1.PurgeModeGracefully, policyv1alpha1.Never:
 	default:
 		allErrs = append(allErrs, field.NotSupported(p.Child("purgeMode"), task.PurgeMode, supportedPurgeModes))
 	}

@@ -30,8 +30,7 @@ type ApplicationFailoverBehaviorApplyConfiguration struct {
 	// DecisionConditions must all hold before failover starts.
 	DecisionConditions *DecisionConditionsApplyConfiguration `json:"decisionConditions,omitempty"`
 	// PurgeMode says how the old copy is removed: Directly, Gracefully (the
-	// default) or Never. The old spellings Immediately and Graciously are
-	// still accepted.
+	// default) or Never.
 	PurgeMode *policyv1alpha1.PurgeMode `json:"purgeMode,omitempty"`
 	// GracePeriodSeconds is the longest wait, with PurgeMode Gracefully, before
 	// the old copy is deleted even if the new one is not healthy yet. Unset
