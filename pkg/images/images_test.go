@@ -22,7 +22,7 @@ func binDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, Binaries[0])); err != nil {
-		t.Skipf("no binaries in %s (run hack/build.sh): %v", dir, err)
+		t.Fatalf("no binaries in %s: run hack/build.sh first (make test does): %v", dir, err)
 	}
 	return dir
 }
