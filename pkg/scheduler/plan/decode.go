@@ -25,6 +25,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -117,14 +118,48 @@ func (d *decoder) readFile(file string) ([]Document, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", from, err)
 		}
-		obj, err := d.decode(doc)
+		items, isList, err := listItems(doc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", from, err)
 		}
-		if obj != nil {
-			out = append(out, Document{Source: from, Object: obj})
+		if !isList {
+			items = [][]byte{doc}
+		}
+		for i, item := range items {
+			source := from
+			if isList {
+				source = fmt.Sprintf("%s, item %d", from, i+1)
+			}
+			obj, err := d.decode(item)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", source, err)
+			}
+			if obj != nil {
+				out = append(out, Document{Source: source, Object: obj})
+			}
 		}
 	}
+}
+
+// listItems returns the items of a list document (`kind: List`, or any
+// kind ending in List with items), which kubectl -f flattens too; isList
+// is false when doc is no list.
+func listItems(doc []byte) (items [][]byte, isList bool, err error) {
+	data, err := utilyaml.ToJSON(doc)
+	if err != nil {
+		return nil, false, err
+	}
+	var list struct {
+		Kind  string            `json:"kind"`
+		Items []json.RawMessage `json:"items"`
+	}
+	if json.Unmarshal(data, &list) != nil || !strings.HasSuffix(list.Kind, "List") || list.Items == nil {
+		return nil, false, nil
+	}
+	for _, item := range list.Items {
+		items = append(items, item)
+	}
+	return items, true, nil
 }
 
 // decode turns one YAML or JSON document into an object, or nil for an
