@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Builds the programs that tests and scripts run — kubectl and the member
 # cluster binaries (etcd, kube-apiserver, kube-controller-manager,
-# kube-scheduler, kwok) — from the Go modules pinned in hack/tools/go.mod,
-# once per version, into a cache outside the repository, and links them into
-# _output/bin/. A no-op when the cache already has them.
+# kube-scheduler, kwok) — from the Go modules pinned in hack/tools/go.mod —
+# and helm (hack/tools/helm/go.mod, apart so that Helm's requirements do not
+# move the member binaries'), once per version, into a cache outside the
+# repository, and links them into _output/bin/. A no-op when the cache
+# already has them.
 #
 #   hack/build-tools.sh [tool ...]      (default: every tool)
 set -o errexit -o nounset -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 KUBE_VERSION=${KUBE_VERSION:-v1.37.2}
-CACHE=${MCO_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME}/.cache}/mco}/bin/${KUBE_VERSION}
+CACHE_ROOT=${MCO_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME}/.cache}/mco}/bin
+CACHE=${CACHE_ROOT}/${KUBE_VERSION}
 BIN=${ROOT}/_output/bin
 mkdir -p "${CACHE}" "${BIN}"
 
@@ -21,15 +24,31 @@ declare -A PKGS=(
   [kube-controller-manager]=k8s.io/kubernetes/cmd/kube-controller-manager
   [kube-scheduler]=k8s.io/kubernetes/cmd/kube-scheduler
   [kwok]=sigs.k8s.io/kwok/cmd/kwok
+  [helm]=helm.sh/helm/v4/cmd/helm
 )
-ALL=(kubectl etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
+ALL=(kubectl etcd kube-apiserver kube-controller-manager kube-scheduler kwok helm)
 
 tools=("$@")
 [ ${#tools[@]} -gt 0 ] || tools=("${ALL[@]}")
 
+# helm lives in its own module and cache directory, keyed by its version.
+HELM_VERSION=$(cd "${ROOT}/hack/tools/helm" && go list -m -f '{{.Version}}' helm.sh/helm/v4)
+HELM_CACHE=${CACHE_ROOT}/helm-${HELM_VERSION}
+if [[ " ${tools[*]} " == *" helm "* ]]; then
+  if [ ! -x "${HELM_CACHE}/helm" ]; then
+    echo ">> building helm ${HELM_VERSION} into ${HELM_CACHE}"
+    mkdir -p "${HELM_CACHE}"
+    (cd "${ROOT}/hack/tools/helm" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=${HELM_VERSION}" \
+      -o "${HELM_CACHE}/helm.tmp" helm.sh/helm/v4/cmd/helm)
+    mv "${HELM_CACHE}/helm.tmp" "${HELM_CACHE}/helm"
+  fi
+  ln -sf "${HELM_CACHE}/helm" "${BIN}/helm"
+fi
+
 missing=()
 for t in "${tools[@]}"; do
   [ -n "${PKGS[$t]:-}" ] || { echo "unknown tool: $t (known: ${ALL[*]})" >&2; exit 1; }
+  [ "$t" != helm ] || continue
   [ -x "${CACHE}/${t}" ] || missing+=("$t")
 done
 
@@ -51,7 +70,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   for t in "${missing[@]}"; do mv "${tmp}/${t}" "${CACHE}/${t}"; done
 fi
 
-for t in "${tools[@]}"; do ln -sf "${CACHE}/${t}" "${BIN}/${t}"; done
+for t in "${tools[@]}"; do [ "$t" = helm ] || ln -sf "${CACHE}/${t}" "${BIN}/${t}"; done
 
 # kwok needs stage definitions (node initialisation and lease heartbeat, pod
 # ready/complete/delete); the kwok module ships them. Gather them once per

@@ -11,6 +11,8 @@ cd "${ROOT}"
 
 hack/build.sh "${ROOT}/_output/bin"
 hack/build-member-binaries.sh
+# Helm checks the chart (lint, template, install into a member).
+hack/build-tools.sh helm
 # A real Prometheus scrapes mco-scheduler in the metrics test.
 hack/install-prometheus.sh >/dev/null
 # The older client (Debian's kubectl 1.20) is tested when it can be fetched.
