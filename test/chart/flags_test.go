@@ -44,14 +44,7 @@ func binaryOf(image string) string {
 // TestArgsAreFlags: every argument the chart gives an mco container, with
 // every test values file, is a flag of that binary and its value parses.
 func TestArgsAreFlags(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "*.values.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := [][]string{nil}
-	for _, f := range files {
-		cases = append(cases, []string{"-f", f})
-	}
+	cases := valuesCases(t)
 	seen := map[string]bool{}
 	for _, args := range cases {
 		for _, o := range objects(t, render(t, args...)) {

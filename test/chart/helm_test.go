@@ -104,3 +104,18 @@ func find(t *testing.T, objs []*unstructured.Unstructured, kind, name string) *u
 	t.Fatalf("no %s %s in the rendered chart", kind, name)
 	return nil
 }
+
+// valuesCases are helm arguments for the defaults and for each test values
+// file under testdata/.
+func valuesCases(t *testing.T) [][]string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*.values.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := [][]string{nil}
+	for _, f := range files {
+		cases = append(cases, []string{"-f", f})
+	}
+	return cases
+}

@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -9,14 +8,7 @@ import (
 // TestLint runs helm lint --strict with the defaults and every test values
 // file.
 func TestLint(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "*.values.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := [][]string{nil}
-	for _, f := range files {
-		cases = append(cases, []string{"-f", f})
-	}
+	cases := valuesCases(t)
 	for _, args := range cases {
 		out, err := helm(t, append([]string{"lint", "--strict", chart, "--namespace", namespace}, args...)...)
 		if err != nil {
