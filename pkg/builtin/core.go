@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/mco-org/mco/pkg/builtin/validation"
 	"github.com/mco-org/mco/pkg/registry/resource"
 )
 
@@ -20,16 +19,6 @@ func coreResources() []*resource.Spec {
 		func() runtime.Object { return &corev1.Namespace{} }, func() runtime.Object { return &corev1.NamespaceList{} })
 	ns.ShortNames = []string{"ns"}
 	ns.HasStatus = true
-	ns.StatusMetadata = resource.StatusAcceptsMetadata
-	ns.ValidateStatus = resource.TypedUpdate(validation.ValidateNamespaceStatusUpdate)
-	// Status is cleared on create; a new namespace starts Active.
-	ns.Default = func(o runtime.Object) {
-		if n := o.(*corev1.Namespace); n.Status.Phase == "" {
-			n.Status.Phase = corev1.NamespaceActive
-		}
-	}
-	ns.Validate = resource.Typed(validation.ValidateNamespace)
-	ns.ValidateUpdate = resource.TypedUpdate(validation.ValidateNamespaceUpdate)
 	ns.Fields = func(o runtime.Object) fields.Set {
 		return fields.Set{"status.phase": string(o.(*corev1.Namespace).Status.Phase)}
 	}
@@ -39,7 +28,6 @@ func coreResources() []*resource.Spec {
 	cm := newSpec(gv, "configmaps", "configmap", "ConfigMap", true,
 		func() runtime.Object { return &corev1.ConfigMap{} }, func() runtime.Object { return &corev1.ConfigMapList{} })
 	cm.ShortNames = []string{"cm"}
-	cm.Validate = resource.Typed(validation.ValidateConfigMap)
 	cm.Columns = []resource.Column{{Name: "Data", Type: "integer", Description: "Number of data entries.",
 		Cell: func(o runtime.Object) any {
 			c := o.(*corev1.ConfigMap)
@@ -48,7 +36,6 @@ func coreResources() []*resource.Spec {
 
 	secret := newSpec(gv, "secrets", "secret", "Secret", true,
 		func() runtime.Object { return &corev1.Secret{} }, func() runtime.Object { return &corev1.SecretList{} })
-	secret.Validate = resource.Typed(validation.ValidateSecret)
 	secret.Fields = func(o runtime.Object) fields.Set {
 		return fields.Set{"type": string(o.(*corev1.Secret).Type)}
 	}
@@ -64,38 +51,25 @@ func coreResources() []*resource.Spec {
 	svc.ShortNames = []string{"svc"}
 	svc.Categories = []string{"all"}
 	svc.HasStatus = true
-	svc.StatusMetadata = resource.StatusAcceptsMetadata
-	svc.Validate = resource.Typed(validation.ValidateService)
-	svc.ValidateStatus = resource.TypedUpdate(validation.ValidateServiceStatusUpdate)
 	svc.Columns = serviceColumns()
 
 	sa := newSpec(gv, "serviceaccounts", "serviceaccount", "ServiceAccount", true,
 		func() runtime.Object { return &corev1.ServiceAccount{} }, func() runtime.Object { return &corev1.ServiceAccountList{} })
 	sa.ShortNames = []string{"sa"}
-	sa.Validate = resource.Typed(validation.ValidateServiceAccount)
 
 	pvc := newSpec(gv, "persistentvolumeclaims", "persistentvolumeclaim", "PersistentVolumeClaim", true,
 		func() runtime.Object { return &corev1.PersistentVolumeClaim{} }, func() runtime.Object { return &corev1.PersistentVolumeClaimList{} })
 	pvc.ShortNames = []string{"pvc"}
 	pvc.HasStatus = true
-	pvc.StatusMetadata = resource.StatusAcceptsMetadata
-	pvc.Validate = resource.Typed(validation.ValidatePersistentVolumeClaim)
-	pvc.ValidateStatus = resource.TypedUpdate(validation.ValidatePersistentVolumeClaimStatusUpdate)
 	pvc.Columns = pvcColumns()
 
 	ev := newSpec(gv, "events", "event", "Event", true,
 		func() runtime.Object { return &corev1.Event{} }, func() runtime.Object { return &corev1.EventList{} })
 	ev.ShortNames = []string{"ev"}
-	ev.Validate = resource.Typed(validation.ValidateEvent)
 	ev.Fields = eventFields
 	ev.Columns = eventColumns()
 
-	all := []*resource.Spec{ns, cm, secret, svc, sa, pvc, ev}
-	// kube-apiserver keeps no metadata.generation for the core kinds.
-	for _, spec := range all {
-		spec.Generation = resource.GenerationNone
-	}
-	return all
+	return []*resource.Spec{ns, cm, secret, svc, sa, pvc, ev}
 }
 
 // eventFields are the fields `kubectl describe` selects events by.

@@ -16,6 +16,9 @@ func Resources() []*resource.Spec {
 	out = append(out, coreResources()...)
 	out = append(out, workloadResources()...)
 	out = append(out, coordinationResources()...)
+	for _, spec := range out {
+		spec.Kube = kubeStrategies[spec.Resource.Resource]
+	}
 	return out
 }
 

@@ -3,56 +3,40 @@ package builtin
 import (
 	"testing"
 
-	"github.com/mco-org/mco/pkg/registry/resource"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
 )
 
-// TestKindsFollowKubeAPIServer pins, per kind, the generation and status
-// behaviour of kube-apiserver's own strategies.
-func TestKindsFollowKubeAPIServer(t *testing.T) {
+// TestKindsRunKubernetesStrategies: every built-in kind is prepared,
+// validated and warned about by Kubernetes' own strategy for that kind,
+// with a status strategy exactly when it serves a status subresource.
+func TestKindsRunKubernetesStrategies(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		kind           string
-		generation     resource.GenerationPolicy
-		statusMetadata resource.StatusMetadataPolicy
-		validateStatus bool
-	}{
-		{"Namespace", resource.GenerationNone, resource.StatusAcceptsMetadata, true},
-		{"ConfigMap", resource.GenerationNone, 0, false},
-		{"Secret", resource.GenerationNone, 0, false},
-		{"Service", resource.GenerationNone, resource.StatusAcceptsMetadata, true},
-		{"ServiceAccount", resource.GenerationNone, 0, false},
-		{"PersistentVolumeClaim", resource.GenerationNone, resource.StatusAcceptsMetadata, true},
-		{"Event", resource.GenerationNone, 0, false},
-		{"Lease", resource.GenerationNone, 0, false},
-		{"Deployment", resource.GenerationOnSpecOrAnnotationChange, resource.StatusResetsLabels, true},
-		{"StatefulSet", resource.GenerationOnSpecChange, resource.StatusAcceptsMetadata, true},
-		{"DaemonSet", resource.GenerationOnSpecChange, resource.StatusAcceptsMetadata, true},
-		{"ReplicaSet", resource.GenerationOnSpecChange, resource.StatusAcceptsMetadata, true},
-		{"Job", resource.GenerationOnSpecChange, resource.StatusAcceptsMetadata, true},
+	want := map[string]bool{ // kind: has status
+		"Namespace": true, "ConfigMap": false, "Secret": false, "Service": true, "ServiceAccount": false,
+		"PersistentVolumeClaim": true, "Event": false, "Lease": false,
+		"Deployment": true, "StatefulSet": true, "DaemonSet": true, "ReplicaSet": true, "Job": true,
 	}
-	specs := map[string]*resource.Spec{}
-	for _, s := range Resources() {
-		specs[s.Kind] = s
+	specs := Resources()
+	if len(specs) != len(want) {
+		t.Errorf("%d built-in kinds served, %d pinned here: pin the new ones", len(specs), len(want))
 	}
-	if len(specs) != len(cases) {
-		t.Errorf("%d built-in kinds served, %d pinned here: pin the new ones", len(specs), len(cases))
-	}
-	for _, tc := range cases {
-		t.Run(tc.kind, func(t *testing.T) {
-			t.Parallel()
-			s, ok := specs[tc.kind]
-			if !ok {
-				t.Fatalf("%s is not served", tc.kind)
-			}
-			if s.Generation != tc.generation {
-				t.Errorf("generation policy %d, want %d", s.Generation, tc.generation)
-			}
-			if s.HasStatus && s.StatusMetadata != tc.statusMetadata {
-				t.Errorf("status metadata policy %d, want %d", s.StatusMetadata, tc.statusMetadata)
-			}
-			if (s.ValidateStatus != nil) != tc.validateStatus {
-				t.Errorf("has a status check: %v, want %v", s.ValidateStatus != nil, tc.validateStatus)
-			}
-		})
+	for _, s := range specs {
+		hasStatus, ok := want[s.Kind]
+		if !ok {
+			t.Errorf("%s is not pinned here", s.Kind)
+			continue
+		}
+		k := s.Kube
+		if k == nil {
+			t.Errorf("%s runs no Kubernetes strategy", s.Kind)
+			continue
+		}
+		if s.HasStatus != hasStatus || (k.Status != nil) != hasStatus {
+			t.Errorf("%s: status subresource %v, status strategy %v, want %v", s.Kind, s.HasStatus, k.Status != nil, hasStatus)
+		}
+		gvks, _, err := legacyscheme.Scheme.ObjectKinds(k.Internal())
+		if err != nil || len(gvks) == 0 || gvks[0].Kind != s.Kind || gvks[0].Group != s.Resource.Group {
+			t.Errorf("%s: internal type %T is %v (%v)", s.Kind, k.Internal(), gvks, err)
+		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/mco-org/mco/pkg/builtin/validation"
 	"github.com/mco-org/mco/pkg/registry/resource"
 )
 
@@ -20,12 +19,6 @@ func workloadResources() []*resource.Spec {
 	deploy.ShortNames = []string{"deploy"}
 	deploy.Categories = []string{"all"}
 	deploy.HasStatus = true
-	// Annotations are copied to the ReplicaSets, so they bump the generation too.
-	deploy.Generation = resource.GenerationOnSpecOrAnnotationChange
-	deploy.StatusMetadata = resource.StatusResetsLabels
-	deploy.ValidateStatus = resource.TypedUpdate(validation.ValidateDeploymentStatusUpdate)
-	deploy.Validate = resource.Typed(validation.ValidateDeployment)
-	deploy.ValidateUpdate = resource.TypedUpdate(validation.ValidateDeploymentUpdate)
 	deploy.Columns = deploymentColumns()
 
 	sts := newSpec(apps, "statefulsets", "statefulset", "StatefulSet", true,
@@ -33,10 +26,6 @@ func workloadResources() []*resource.Spec {
 	sts.ShortNames = []string{"sts"}
 	sts.Categories = []string{"all"}
 	sts.HasStatus = true
-	sts.StatusMetadata = resource.StatusAcceptsMetadata
-	sts.ValidateStatus = resource.TypedUpdate(validation.ValidateStatefulSetStatusUpdate)
-	sts.Validate = resource.Typed(validation.ValidateStatefulSet)
-	sts.ValidateUpdate = resource.TypedUpdate(validation.ValidateStatefulSetUpdate)
 	sts.Columns = []resource.Column{{Name: "Ready", Type: "string", Description: "Ready replicas out of desired.",
 		Cell: func(o runtime.Object) any {
 			s := o.(*appsv1.StatefulSet)
@@ -48,10 +37,6 @@ func workloadResources() []*resource.Spec {
 	ds.ShortNames = []string{"ds"}
 	ds.Categories = []string{"all"}
 	ds.HasStatus = true
-	ds.StatusMetadata = resource.StatusAcceptsMetadata
-	ds.ValidateStatus = resource.TypedUpdate(validation.ValidateDaemonSetStatusUpdate)
-	ds.Validate = resource.Typed(validation.ValidateDaemonSet)
-	ds.ValidateUpdate = resource.TypedUpdate(validation.ValidateDaemonSetUpdate)
 	ds.Columns = daemonSetColumns()
 
 	rs := newSpec(apps, "replicasets", "replicaset", "ReplicaSet", true,
@@ -59,20 +44,12 @@ func workloadResources() []*resource.Spec {
 	rs.ShortNames = []string{"rs"}
 	rs.Categories = []string{"all"}
 	rs.HasStatus = true
-	rs.StatusMetadata = resource.StatusAcceptsMetadata
-	rs.ValidateStatus = resource.TypedUpdate(validation.ValidateReplicaSetStatusUpdate)
-	rs.Validate = resource.Typed(validation.ValidateReplicaSet)
-	rs.ValidateUpdate = resource.TypedUpdate(validation.ValidateReplicaSetUpdate)
 	rs.Columns = replicaSetColumns()
 
 	job := newSpec(batchv1.SchemeGroupVersion, "jobs", "job", "Job", true,
 		func() runtime.Object { return &batchv1.Job{} }, func() runtime.Object { return &batchv1.JobList{} })
 	job.Categories = []string{"all"}
 	job.HasStatus = true
-	job.StatusMetadata = resource.StatusAcceptsMetadata
-	job.ValidateStatus = resource.TypedUpdate(validation.ValidateJobStatusUpdate)
-	job.Validate = resource.Typed(validation.ValidateJob)
-	job.ValidateUpdate = resource.TypedUpdate(validation.ValidateJobUpdate)
 	job.Columns = []resource.Column{{Name: "Completions", Type: "string", Description: "Succeeded pods out of desired completions.",
 		Cell: func(o runtime.Object) any {
 			j := o.(*batchv1.Job)
@@ -85,8 +62,6 @@ func workloadResources() []*resource.Spec {
 func coordinationResources() []*resource.Spec {
 	lease := newSpec(coordinationv1.SchemeGroupVersion, "leases", "lease", "Lease", true,
 		func() runtime.Object { return &coordinationv1.Lease{} }, func() runtime.Object { return &coordinationv1.LeaseList{} })
-	lease.Generation = resource.GenerationNone
-	lease.Validate = resource.Typed(validation.ValidateLease)
 	lease.Columns = []resource.Column{{Name: "Holder", Type: "string", Description: "Current holder of the lease.",
 		Cell: func(o runtime.Object) any {
 			if h := o.(*coordinationv1.Lease).Spec.HolderIdentity; h != nil {

@@ -44,10 +44,16 @@ type Spec struct {
 	// resources).
 	Generation GenerationPolicy
 
+	// Kube, when set, is Kubernetes' own strategy for a built-in kind: it
+	// prepares, validates and warns on create, update and status writes in
+	// place of Default, Validate, ValidateUpdate, ValidateStatus, Generation
+	// and StatusMetadata (OnCreate still runs after it).
+	Kube *KubeStrategy
+
 	// Default fills defaults before validation on create and update (optional;
 	// decoding already applies scheme defaults).
 	Default func(obj runtime.Object)
-	// Validate checks an object on create (required).
+	// Validate checks an object on create (required unless Kube is set).
 	Validate func(obj runtime.Object) field.ErrorList
 	// ValidateUpdate checks an update, the new object in full and the
 	// transition from old; when nil, updates are checked with Validate.

@@ -32,7 +32,11 @@ type statusStrategy struct {
 	strategy
 }
 
-func (s statusStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+func (s statusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	if k := s.spec.Kube; k != nil && k.Status != nil {
+		k.prepareForUpdate(ctx, k.Status, obj, old)
+		return
+	}
 	keepAllButStatus(obj, old)
 	newMeta, err1 := meta.Accessor(obj)
 	oldMeta, err2 := meta.Accessor(old)
@@ -50,7 +54,10 @@ func (s statusStrategy) PrepareForUpdate(_ context.Context, obj, old runtime.Obj
 
 // ValidateUpdate checks the status only, so that a status write never fails
 // on a rule about the spec it cannot change.
-func (s statusStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
+func (s statusStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	if k := s.spec.Kube; k != nil && k.Status != nil {
+		return k.validateUpdate(ctx, k.Status, obj, old)
+	}
 	if s.spec.ValidateStatus == nil {
 		return nil
 	}
@@ -59,7 +66,18 @@ func (s statusStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Objec
 
 // GetResetFields names the fields the status subresource ignores: the spec
 // and the metadata the policy keeps.
+// WarningsOnUpdate returns Kubernetes' warnings for a status write.
+func (s statusStrategy) WarningsOnUpdate(ctx context.Context, obj, old runtime.Object) []string {
+	if k := s.spec.Kube; k != nil && k.Status != nil {
+		return k.warningsOnUpdate(ctx, k.Status, obj, old)
+	}
+	return nil
+}
+
 func (s statusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	if k := s.spec.Kube; k != nil && k.Status != nil {
+		return resetFieldsOf(k.Status)
+	}
 	paths := []fieldpath.Path{fieldpath.MakePathOrDie("spec")}
 	switch s.spec.StatusMetadata {
 	case StatusResetsMetadata:

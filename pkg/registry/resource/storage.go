@@ -70,7 +70,7 @@ func (r *StatusREST) ConvertToTable(ctx context.Context, obj runtime.Object, opt
 // NewStorage builds the storage of a resource and, when the spec asks for
 // one, of its status subresource (nil otherwise).
 func NewStorage(scheme *runtime.Scheme, spec *Spec, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {
-	if spec.Validate == nil {
+	if spec.Validate == nil && spec.Kube == nil {
 		return nil, nil, fmt.Errorf("resource %s: no validation function", spec.Resource)
 	}
 	st := newStrategy(scheme, spec)

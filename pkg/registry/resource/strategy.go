@@ -28,7 +28,14 @@ func newStrategy(typer runtime.ObjectTyper, spec *Spec) strategy {
 
 func (s strategy) NamespaceScoped() bool { return s.spec.Namespaced }
 
-func (s strategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
+func (s strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
+	if k := s.spec.Kube; k != nil {
+		k.prepareForCreate(ctx, obj)
+		if s.spec.OnCreate != nil {
+			s.spec.OnCreate(obj)
+		}
+		return
+	}
 	if s.spec.HasStatus {
 		clearStatus(obj)
 	}
@@ -43,7 +50,11 @@ func (s strategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
 	}
 }
 
-func (s strategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
+func (s strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	if k := s.spec.Kube; k != nil {
+		k.prepareForUpdate(ctx, k.Main, obj, old)
+		return
+	}
 	if s.spec.HasStatus {
 		copyStatus(obj, old)
 	}
@@ -58,19 +69,34 @@ func (s strategy) PrepareForUpdate(_ context.Context, obj, old runtime.Object) {
 	s.spec.Generation.onUpdate(obj, old, newMeta, oldMeta)
 }
 
-func (s strategy) Validate(_ context.Context, obj runtime.Object) field.ErrorList {
+func (s strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+	if k := s.spec.Kube; k != nil {
+		return k.validate(ctx, obj)
+	}
 	return s.spec.Validate(obj)
 }
 
-func (s strategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) field.ErrorList {
+func (s strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	if k := s.spec.Kube; k != nil {
+		return k.validateUpdate(ctx, k.Main, obj, old)
+	}
 	if s.spec.ValidateUpdate != nil {
 		return s.spec.ValidateUpdate(obj, old)
 	}
 	return s.spec.Validate(obj)
 }
 
-func (strategy) WarningsOnCreate(context.Context, runtime.Object) []string { return nil }
-func (strategy) WarningsOnUpdate(context.Context, runtime.Object, runtime.Object) []string {
+func (s strategy) WarningsOnCreate(ctx context.Context, obj runtime.Object) []string {
+	if k := s.spec.Kube; k != nil {
+		return k.warningsOnCreate(ctx, obj)
+	}
+	return nil
+}
+
+func (s strategy) WarningsOnUpdate(ctx context.Context, obj, old runtime.Object) []string {
+	if k := s.spec.Kube; k != nil {
+		return k.warningsOnUpdate(ctx, k.Main, obj, old)
+	}
 	return nil
 }
 func (strategy) Canonicalize(runtime.Object)                   {}
@@ -79,6 +105,9 @@ func (strategy) AllowUnconditionalUpdate(context.Context) bool { return true }
 
 // GetResetFields names the fields the main resource ignores: its status.
 func (s strategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
+	if k := s.spec.Kube; k != nil {
+		return resetFieldsOf(k.Main)
+	}
 	if !s.spec.HasStatus {
 		return nil
 	}
