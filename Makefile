@@ -61,6 +61,16 @@ member-bins:
 test-e2e: build member-bins
 	go test -count=1 -timeout 30m ./test/e2e/...
 
+.PHONY: test-differential test-differential-long
+
+## test-differential: mco-apiserver against a real kube-apiserver on the corpus, Karmada's examples and 100 mutations per kind (part of test)
+test-differential: build member-bins
+	go test -count=1 -timeout 20m ./test/differential/
+
+## test-differential-long: the same with 2000 mutations per kind (not part of test); add ARGS=-update-drifts to list what it finds
+test-differential-long: build member-bins
+	MCO_DIFFERENTIAL_MUTATIONS=2000 go test -count=1 -timeout 60m ./test/differential/ $(ARGS)
+
 .PHONY: bench bench-propagation
 
 ## bench: scheduler benchmarks (whole scheduling of one binding at 100/1000/5000 clusters, division, filters)

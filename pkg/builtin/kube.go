@@ -51,42 +51,48 @@ var kubeStrategies = map[string]*resource.KubeStrategy{
 	"configmaps":      kube(func() runtime.Object { return &api.ConfigMap{} }, configmap.Strategy, nil),
 	"secrets":         kube(func() runtime.Object { return &api.Secret{} }, secret.Strategy, nil),
 	"serviceaccounts": kube(func() runtime.Object { return &api.ServiceAccount{} }, serviceaccount.Strategy, nil),
-	"services":        withServiceFamilies(kube(func() runtime.Object { return &api.Service{} }, service.Strategy, service.StatusStrategy)),
+	"services":        withServiceAllocation(kube(func() runtime.Object { return &api.Service{} }, service.Strategy, service.StatusStrategy)),
 	"persistentvolumeclaims": kube(func() runtime.Object { return &api.PersistentVolumeClaim{} },
 		persistentvolumeclaim.Strategy, persistentvolumeclaim.StatusStrategy),
 	"events": kube(func() runtime.Object { return &api.Event{} }, event.Strategy, nil),
 }
 
-// withServiceFamilies: kube-apiserver allocates a Service's cluster IPs,
-// and with them its IP families, before validating; mco allocates none
-// (each member does), so validation sees the single-stack families an
-// allocator would give, and nothing of them is stored.
-func withServiceFamilies(k *resource.KubeStrategy) *resource.KubeStrategy {
-	k.BeforeValidate = func(obj runtime.Object) {
-		svc, ok := obj.(*api.Service)
-		if !ok || svc.Spec.Type == api.ServiceTypeExternalName {
-			return
-		}
-		if svc.Spec.IPFamilyPolicy == nil {
-			single := api.IPFamilyPolicySingleStack
-			svc.Spec.IPFamilyPolicy = &single
-		}
-		if len(svc.Spec.IPFamilies) == 0 {
-			svc.Spec.IPFamilies = []api.IPFamily{api.IPv4Protocol}
-		}
-	}
+// withServiceAllocation: kube-apiserver allocates a Service's cluster IPs,
+// families and node ports before validating; validation in mco sees the
+// same on its copy (servicealloc.go), and nothing of it is stored. What
+// is read back is shown as kube-apiserver shows it.
+func withServiceAllocation(k *resource.KubeStrategy) *resource.KubeStrategy {
+	k.Allocate = services.allocate
+	k.OnRead = services.onRead
 	return k
 }
 
 // AddDefaults registers Kubernetes' own defaulting of the served versions
-// (what kube-apiserver applies when it decodes a request) with scheme.
+// with scheme: what kube-apiserver applies when it decodes a request or a
+// stored object. A built-in kind is then normalized through its internal
+// version, as kube-apiserver's decoding into that version does.
 func AddDefaults(scheme *runtime.Scheme) error {
+	kubeDefaults := runtime.NewScheme()
 	for _, register := range []func(*runtime.Scheme) error{
 		k8scorev1.RegisterDefaults, k8sappsv1.RegisterDefaults, k8sbatchv1.RegisterDefaults, k8scoordinationv1.RegisterDefaults,
 	} {
 		if err := register(scheme); err != nil {
 			return err
 		}
+		if err := register(kubeDefaults); err != nil {
+			return err
+		}
+	}
+	for _, spec := range Resources() {
+		k := spec.Kube
+		if k == nil {
+			continue
+		}
+		scheme.AddTypeDefaultingFunc(spec.New(), func(obj any) {
+			o := obj.(runtime.Object)
+			kubeDefaults.Default(o)
+			k.Normalize(o)
+		})
 	}
 	return nil
 }

@@ -2,6 +2,7 @@
 package compat
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/apiserver/pkg/endpoints/request"
 
 	"github.com/mco-org/mco/pkg/apiserver"
 	"github.com/mco-org/mco/pkg/registry/resource"
@@ -64,9 +66,9 @@ func TestKarmadaExamplesDecodeStrictlyAndValidate(t *testing.T) {
 	t.Logf("%d documents in %d files accepted", docs, len(files))
 }
 
-// validateAsServer defaults and validates obj as mco-apiserver does on
-// create: namespaced objects land in "default" when they name none and
-// cluster-scoped objects lose any namespace.
+// validateAsServer defaults, prepares and validates obj as mco-apiserver
+// does on create: namespaced objects land in "default" when they name none
+// and cluster-scoped objects lose any namespace.
 func validateAsServer(scheme *runtime.Scheme, spec *resource.Spec, obj runtime.Object) field.ErrorList {
 	m := obj.(interface {
 		GetNamespace() string
@@ -79,10 +81,10 @@ func validateAsServer(scheme *runtime.Scheme, spec *resource.Spec, obj runtime.O
 		m.SetNamespace("default")
 	}
 	scheme.Default(obj)
-	if spec.Default != nil {
-		spec.Default(obj)
-	}
-	return spec.Validate(obj)
+	st := resource.CreateStrategy(scheme, spec)
+	ctx := request.WithNamespace(context.Background(), m.GetNamespace())
+	st.PrepareForCreate(ctx, obj)
+	return st.Validate(ctx, obj)
 }
 
 func splitYAML(t *testing.T, path string) [][]byte {

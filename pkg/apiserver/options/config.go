@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/kubernetes/pkg/capabilities"
 
 	"github.com/mco-org/mco/pkg/apiserver"
 	"github.com/mco-org/mco/pkg/apiserver/kubeapis"
@@ -33,6 +34,9 @@ import (
 
 // Config builds the server configuration from completed, valid options.
 func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
+	// Kubernetes' pod validation reads the process-wide capabilities; the
+	// first server of a process sets them.
+	capabilities.Setup(o.AllowPrivileged, 0)
 	resources := apiserver.Resources(karmada.WithAllowNoExecuteTaintPolicy(o.AllowNoExecuteTaintPolicy))
 	scheme, err := apiserver.NewScheme(resources, true)
 	if err != nil {

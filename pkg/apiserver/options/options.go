@@ -47,6 +47,9 @@ type Options struct {
 	// taints. On by default, unlike Karmada's webhook: mco's default
 	// failover policy is one.
 	AllowNoExecuteTaintPolicy bool
+	// AllowPrivileged accepts pod templates with privileged containers. On
+	// by default: the members' own kube-apiservers decide for what they run.
+	AllowPrivileged bool
 	// ServiceAccount signs and verifies ServiceAccount tokens.
 	ServiceAccount satoken.Options
 	// ServiceAccountMaxExpiration caps a token's lifetime (0: no cap).
@@ -74,6 +77,7 @@ func New() *Options {
 		AuthorizationMode:         apiserver.ModeRBAC,
 		ClusterProxyTimeout:       30 * time.Second,
 		AllowNoExecuteTaintPolicy: true,
+		AllowPrivileged:           true,
 		SecureServing:             genericoptions.NewSecureServingOptions().WithLoopback(),
 		Etcd:                      genericoptions.NewEtcdOptions(storagebackend.NewDefaultConfig("/registry", nil)),
 		Audit:                     genericoptions.NewAuditOptions(),
@@ -97,6 +101,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"How long a request through clusters/{name}/proxy waits for the member's response headers before it fails with 503. Watches stream on once the headers came.")
 	fs.BoolVar(&o.AllowNoExecuteTaintPolicy, "allow-no-execute-taint-policy", o.AllowNoExecuteTaintPolicy,
 		"Accept ClusterTaintPolicies with NoExecute taints, which move workloads off the clusters they taint. When false, such policies are refused. Karmada refuses them unless told otherwise; mco accepts them by default because its default failover policy (mco-default-failover) is one.")
+	fs.BoolVar(&o.AllowPrivileged, "allow-privileged", o.AllowPrivileged,
+		"Accept templates whose pods have privileged containers, as kube-apiserver's flag of the same name does. On by default (kube-apiserver's is off): each member's kube-apiserver still decides for what it runs.")
 	fs.StringVar(&o.ClientCA.CertFile, "client-ca-file", o.ClientCA.CertFile,
 		"CA bundle client certificates are verified with, shared by every replica, instead of the CA created under --data-dir/pki.")
 	fs.StringVar(&o.ClientCA.KeyFile, "client-ca-key-file", o.ClientCA.KeyFile,

@@ -2,8 +2,14 @@ package resource
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/registry/rest"
@@ -25,10 +31,15 @@ type KubeStrategy struct {
 	// subresource (nil when it has none).
 	Main   KubeRESTStrategy
 	Status KubeRESTStrategy
-	// BeforeValidate adjusts the internal copy validation sees, for what
-	// kube-apiserver's REST layer fills in before validating and mco leaves
-	// to the members (a Service's IP families); optional.
-	BeforeValidate func(internal runtime.Object)
+	// Allocate, when set, fills in on the internal copy validation sees
+	// what kube-apiserver's REST layer allocates before validating and mco
+	// leaves to the members (a Service's cluster IPs, families and node
+	// ports); old is nil on a create. Its error is the request's answer.
+	Allocate func(ctx context.Context, obj, old runtime.Object) error
+	// OnRead, when set, adjusts the internal version of every object the
+	// main resource returns, as kube-apiserver's storage of the kind does
+	// (an ExternalName Service shows no internalTrafficPolicy).
+	OnRead func(internal runtime.Object)
 }
 
 // KubeRESTStrategy is what KubeStrategy calls of a Kubernetes strategy.
@@ -59,11 +70,58 @@ func (k *KubeStrategy) pair(obj, old runtime.Object) (runtime.Object, runtime.Ob
 	return in, oldIn, nil
 }
 
-// back writes the internal object's content into obj, in the served
-// version. A failure leaves obj as it was; validation, which converts
-// again, then reports it.
+// back replaces obj's content with the internal object's, in the served
+// version, as kube-apiserver stores it: fields the internal version lacks
+// (a Secret's stringData, merged into data) are gone, and what the served
+// version derives from it is set. A failure leaves obj as it was;
+// validation, which converts again, then reports it.
 func (k *KubeStrategy) back(in, obj runtime.Object) {
-	_ = k.Scheme.Convert(in, obj, nil)
+	dst := reflect.ValueOf(obj)
+	if dst.Kind() != reflect.Pointer || dst.IsNil() {
+		return
+	}
+	fresh := reflect.New(dst.Elem().Type())
+	if err := k.Scheme.Convert(in, fresh.Interface(), nil); err != nil {
+		return
+	}
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	dst.Elem().Set(fresh.Elem())
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+}
+
+// decorate runs OnRead on obj, or on each item of a list.
+func (k *KubeStrategy) decorate(obj runtime.Object) {
+	if !meta.IsListType(obj) {
+		k.onRead(obj)
+		return
+	}
+	_ = meta.EachListItem(obj, func(item runtime.Object) error {
+		k.onRead(item)
+		return nil
+	})
+}
+
+func (k *KubeStrategy) onRead(obj runtime.Object) {
+	in, err := k.internal(obj)
+	if err != nil {
+		return
+	}
+	k.OnRead(in)
+	k.back(in, obj)
+}
+
+// Normalize converts obj to the internal version and back, in place, as
+// kube-apiserver does with every object it decodes: what field tracking,
+// the strategy and storage then see is what the internal version holds
+// (a Secret's stringData merged into data, a DaemonSet's template
+// generation annotation, a StatefulSet's claim templates' apiVersion and
+// kind, a pod template's deprecated serviceAccount).
+func (k *KubeStrategy) Normalize(obj runtime.Object) {
+	in, err := k.internal(obj)
+	if err != nil {
+		return
+	}
+	k.back(in, obj)
 }
 
 func (k *KubeStrategy) prepareForCreate(ctx context.Context, obj runtime.Object) {
@@ -89,8 +147,10 @@ func (k *KubeStrategy) validate(ctx context.Context, obj runtime.Object) field.E
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
 	}
-	if k.BeforeValidate != nil {
-		k.BeforeValidate(in)
+	if k.Allocate != nil {
+		if err := k.Allocate(ctx, in, nil); err != nil {
+			return fieldErrors(err)
+		}
 	}
 	return k.Main.Validate(ctx, in)
 }
@@ -100,9 +160,16 @@ func (k *KubeStrategy) validateUpdate(ctx context.Context, s KubeRESTStrategy, o
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
 	}
-	if k.BeforeValidate != nil {
-		k.BeforeValidate(in)
-		k.BeforeValidate(oldIn)
+	// Only the main resource allocates; its status subresource does not.
+	if k.Allocate != nil && s == k.Main {
+		// The stored object holds no allocations: it gets those a member
+		// would have given it, which the update then keeps unless changed.
+		if err := k.Allocate(ctx, oldIn, nil); err != nil {
+			return fieldErrors(fmt.Errorf("the stored object: %w", err))
+		}
+		if err := k.Allocate(ctx, in, oldIn); err != nil {
+			return fieldErrors(err)
+		}
 	}
 	return s.ValidateUpdate(ctx, in, oldIn)
 }
@@ -129,4 +196,25 @@ func resetFieldsOf(s KubeRESTStrategy) map[fieldpath.APIVersion]*fieldpath.Set {
 		return r.GetResetFields()
 	}
 	return nil
+}
+
+// fieldErrors turns an allocation's error back into the field errors it
+// was made of, so that the request fails as kube-apiserver's does: 422
+// with the same causes. Any other error is internal.
+func fieldErrors(err error) field.ErrorList {
+	var st apierrors.APIStatus
+	if !errors.As(err, &st) || st.Status().Reason != metav1.StatusReasonInvalid || st.Status().Details == nil {
+		return field.ErrorList{field.InternalError(nil, err)}
+	}
+	var out field.ErrorList
+	for _, c := range st.Status().Details.Causes {
+		t := field.ErrorType(c.Type)
+		detail := strings.TrimPrefix(c.Message, t.String())
+		detail = strings.TrimPrefix(detail, ": ")
+		out = append(out, &field.Error{Type: t, Field: c.Field, BadValue: field.OmitValueType{}, Detail: detail})
+	}
+	if len(out) == 0 {
+		return field.ErrorList{field.InternalError(nil, err)}
+	}
+	return out
 }

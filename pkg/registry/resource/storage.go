@@ -92,10 +92,14 @@ func NewStorage(scheme *runtime.Scheme, spec *Spec, optsGetter generic.RESTOptio
 		return nil, nil, fmt.Errorf("complete storage for %s: %w", spec.Resource, err)
 	}
 	main := &REST{Store: store, spec: spec}
+	statusStore := *store
+	if spec.Kube != nil && spec.Kube.OnRead != nil {
+		// As in kube-apiserver, the status subresource answers undecorated.
+		store.Decorator = spec.Kube.decorate
+	}
 	if !spec.HasStatus {
 		return main, nil, nil
 	}
-	statusStore := *store
 	ss := statusStrategy{strategy: st}
 	statusStore.UpdateStrategy = ss
 	statusStore.ResetFieldsStrategy = ss

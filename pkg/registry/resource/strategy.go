@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/apiserver/pkg/storage/names"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -166,4 +167,10 @@ func copyStatus(obj, old runtime.Object) {
 	if dst.IsValid() && src.IsValid() && dst.CanSet() {
 		dst.Set(src)
 	}
+}
+
+// CreateStrategy is the strategy a create of spec's resource runs
+// (preparation, validation, warnings), for checks outside the server.
+func CreateStrategy(typer runtime.ObjectTyper, spec *Spec) rest.RESTCreateStrategy {
+	return newStrategy(typer, spec)
 }

@@ -1,0 +1,199 @@
+package differential
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Deliberate is a field where mco deliberately differs from a member's
+// kube-apiserver. Normalization removes it from both servers' answers.
+type Deliberate struct {
+	// Kind is the kind it applies to ("" for every kind).
+	Kind string
+	// Path leads to the field; "*" stands for every item of a list.
+	Path []string
+	// Value, when set, removes only the items equal to it from the list at
+	// Path (and the list when it ends up empty).
+	Value any
+	// UnlessSet keeps the field where the request itself set it: only what
+	// the server filled in is ignored. A zero value ("", 0) asks the server
+	// to fill it in, as no value does.
+	UnlessSet bool
+	Reason    string
+}
+
+// PerRequest are the fields that differ between any two requests, to the
+// same server too; the comparison ignores them. managedFields are compared
+// but for their time.
+var PerRequest = []Deliberate{
+	{Path: []string{"metadata", "uid"}, Reason: "generated per object"},
+	{Path: []string{"metadata", "creationTimestamp"}, Reason: "time of the request"},
+	{Path: []string{"metadata", "resourceVersion"}, Reason: "per-server storage revision"},
+	{Path: []string{"metadata", "managedFields", "*", "time"}, Reason: "time of the request"},
+	{Path: []string{"metadata", "name"}, UnlessSet: true, Reason: "generated from metadata.generateName with a random suffix"},
+}
+
+// DeliberateDifferences are where mco differs from a member's
+// kube-apiserver on purpose; the README lists them.
+var DeliberateDifferences = []Deliberate{
+	{Kind: "Service", Path: []string{"spec", "clusterIP"}, UnlessSet: true,
+		Reason: "mco allocates no cluster IP: each member allocates its own"},
+	{Kind: "Service", Path: []string{"spec", "clusterIPs"}, UnlessSet: true,
+		Reason: "mco allocates no cluster IP: each member allocates its own"},
+	{Kind: "Service", Path: []string{"spec", "ipFamilies"}, UnlessSet: true,
+		Reason: "IP families follow the member's service CIDRs, unknown to mco"},
+	{Kind: "Service", Path: []string{"spec", "ipFamilyPolicy"}, UnlessSet: true,
+		Reason: "IP families follow the member's service CIDRs, unknown to mco"},
+	{Kind: "Service", Path: []string{"spec", "ports", "*", "nodePort"}, UnlessSet: true,
+		Reason: "node ports are allocated by each member"},
+	{Kind: "Service", Path: []string{"spec", "healthCheckNodePort"}, UnlessSet: true,
+		Reason: "node ports are allocated by each member"},
+	{Kind: "Job", Path: []string{"spec", "selector"}, UnlessSet: true,
+		Reason: "the generated selector holds the Job's uid on the member, so the member generates it"},
+	{Kind: "Job", Path: []string{"spec", "template", "metadata", "labels", "controller-uid"}, UnlessSet: true,
+		Reason: "generated from the Job's uid on the member"},
+	{Kind: "Job", Path: []string{"spec", "template", "metadata", "labels", "batch.kubernetes.io/controller-uid"}, UnlessSet: true,
+		Reason: "generated from the Job's uid on the member"},
+	{Kind: "Job", Path: []string{"spec", "template", "metadata", "labels", "job-name"}, UnlessSet: true,
+		Reason: "generated with the selector, by the member"},
+	{Kind: "Job", Path: []string{"spec", "template", "metadata", "labels", "batch.kubernetes.io/job-name"}, UnlessSet: true,
+		Reason: "generated with the selector, by the member"},
+	// Kubernetes copies the template's labels to a Job without labels.
+	{Kind: "Job", Path: []string{"metadata", "labels", "controller-uid"}, UnlessSet: true,
+		Reason: "copied from the generated template labels, which hold the Job's uid on the member"},
+	{Kind: "Job", Path: []string{"metadata", "labels", "batch.kubernetes.io/controller-uid"}, UnlessSet: true,
+		Reason: "copied from the generated template labels, which hold the Job's uid on the member"},
+	{Kind: "PersistentVolumeClaim", Path: []string{"metadata", "finalizers"}, Value: "kubernetes.io/pvc-protection",
+		Reason: "added by the member's StorageObjectInUseProtection admission; a template is in use by no pod"},
+}
+
+// DeliberateOutcomes are requests kube-apiserver and mco answer
+// differently on purpose: each returns the reason when it applies to a
+// request of kind with body input and the two outcomes, "" otherwise.
+var DeliberateOutcomes = []func(kind string, input map[string]any, kube, mco Outcome) string{
+	serviceFamiliesOfAnyStack,
+}
+
+// deliberateOutcome returns the reason of the first deliberate outcome
+// that applies, or "".
+func deliberateOutcome(kind string, input map[string]any, kube, mco Outcome) string {
+	for _, d := range DeliberateOutcomes {
+		if r := d(kind, input, kube, mco); r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+// serviceFamiliesOfAnyStack: the member under test is single-stack IPv4
+// and refuses Services that ask for IPv6 or for dual stack; mco serves
+// members of any stack and accepts them (the member decides).
+func serviceFamiliesOfAnyStack(kind string, input map[string]any, kube, mco Outcome) string {
+	if kind != "Service" || kube.Accepted() || !mco.Accepted() {
+		return ""
+	}
+	policy, _, _ := unstructured.NestedString(input, "spec", "ipFamilyPolicy")
+	families, _, _ := unstructured.NestedStringSlice(input, "spec", "ipFamilies")
+	if policy != "RequireDualStack" && !slices.Contains(families, "IPv6") {
+		return ""
+	}
+	for _, c := range kube.Causes {
+		if c.Field != "spec.ipFamilies" && c.Field != "spec.ipFamilyPolicy" && !strings.HasPrefix(c.Field, "spec.ipFamilies[") {
+			return ""
+		}
+	}
+	return "mco serves members of any IP stack; a single-stack member refuses what it cannot serve"
+}
+
+// Ignored is every rule normalization applies.
+func Ignored() []Deliberate {
+	return append(append([]Deliberate{}, PerRequest...), DeliberateDifferences...)
+}
+
+// normalize returns a copy of the object a server returned for input,
+// without the fields of rules that apply to kind.
+func normalize(rules []Deliberate, kind string, input, output map[string]any) map[string]any {
+	out := runtime.DeepCopyJSON(output)
+	for _, r := range rules {
+		if r.Kind == "" || r.Kind == kind {
+			removeField(out, input, r.Path, r)
+		}
+	}
+	return out
+}
+
+// removeField removes path from node, walking input alongside to know what
+// the request set.
+func removeField(node, input any, path []string, r Deliberate) {
+	seg := path[0]
+	if seg == "*" {
+		list, _ := node.([]any)
+		inList, _ := input.([]any)
+		for i, item := range list {
+			var in any
+			if i < len(inList) {
+				in = inList[i]
+			}
+			removeField(item, in, path[1:], r)
+		}
+		return
+	}
+	m, ok := node.(map[string]any)
+	if !ok {
+		return
+	}
+	inMap, _ := input.(map[string]any)
+	inValue, inHas := inMap[seg]
+	if len(path) > 1 {
+		removeField(m[seg], inValue, path[1:], r)
+		return
+	}
+	if r.Value != nil {
+		if _, ok := m[seg]; !ok {
+			return
+		}
+		m[seg] = withoutItem(m[seg], r.Value)
+		if l, ok := m[seg].([]any); ok && len(l) == 0 {
+			delete(m, seg)
+		}
+		return
+	}
+	if r.UnlessSet && inHas && !zero(inValue) {
+		return
+	}
+	delete(m, seg)
+}
+
+// zero reports whether a request's value is the JSON zero of its type.
+func zero(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return true
+	case string:
+		return t == ""
+	case int64:
+		return t == 0
+	case float64:
+		return t == 0
+	}
+	return false
+}
+
+func withoutItem(list any, v any) any {
+	l, ok := list.([]any)
+	if !ok {
+		return list
+	}
+	out := []any{}
+	for _, item := range l {
+		if !reflect.DeepEqual(item, v) {
+			out = append(out, item)
+		}
+	}
+	return out
+}
