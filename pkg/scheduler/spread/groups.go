@@ -17,9 +17,7 @@ limitations under the License.
 package spread
 
 import (
-	"cmp"
 	"slices"
-	"strings"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
@@ -105,69 +103,6 @@ func (x *index) grouped(i int32) bool {
 		}
 	}
 	return true
-}
-
-// chooseGroups picks the groups of dimension d to keep: at least min, at
-// most max and, for single-valued fields, at most clusterLimit (each group
-// needs its own cluster). Groups keeping an earlier chosen group alive come
-// first, then the best by total score, total available replicas and name.
-func (x *index) chooseGroups(cands []Candidate, order []int32, d, clusterLimit int, need int64) ([]bool, error) {
-	dim := &x.dims[d]
-	n := len(x.names[d])
-	score, avail := make([]int64, n), make([]int64, n)
-	covers := make([][]int32, n)
-	present := make([]bool, n)
-	var ids []int32
-	for _, ci := range order {
-		for _, g := range x.groups(d, ci) {
-			if !present[g] {
-				present[g] = true
-				ids = append(ids, g)
-			}
-			score[g] += cands[ci].Score
-			avail[g] += cands[ci].Available
-			for j := range d {
-				for _, h := range x.groups(j, ci) {
-					if p := x.base[j] + h; !slices.Contains(covers[g], p) {
-						covers[g] = append(covers[g], p)
-					}
-				}
-			}
-		}
-	}
-	if len(ids) < dim.min {
-		return nil, failf("the number of feasible %s (%d) is less than minGroups %d", dim.plural, len(ids), dim.min)
-	}
-	k := len(ids)
-	if dim.max > 0 {
-		k = min(k, dim.max)
-	}
-	if clusterLimit > 0 && dim.field != policyv1alpha1.SpreadByFieldZone {
-		if clusterLimit < dim.min {
-			return nil, failf("spreading over at least %d %s needs at least %d clusters, but the cluster spread constraint allows at most %d",
-				dim.min, dim.plural, dim.min, clusterLimit)
-		}
-		k = min(k, clusterLimit)
-	}
-	slices.SortFunc(ids, func(a, b int32) int {
-		if c := cmp.Compare(score[b], score[a]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(avail[b], avail[a]); c != 0 {
-			return c
-		}
-		return strings.Compare(x.names[d][a], x.names[d][b])
-	})
-	it := &items{}
-	for _, g := range ids {
-		it.add(avail[g], covers[g]...)
-	}
-	taken := pick(it, k, x.total, need)
-	chosen := make([]bool, n)
-	for i, g := range ids {
-		chosen[g] = taken[i]
-	}
-	return chosen, nil
 }
 
 // keepInGroups drops, in place, the candidates not wholly inside the chosen

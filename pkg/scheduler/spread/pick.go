@@ -21,19 +21,13 @@ import (
 	"slices"
 )
 
-// items are things to pick (groups or clusters), listed best first, with
-// their capacity and the ids of the chosen groups each keeps alive. The
-// ids are kept in one pointer-free array.
+// items are clusters to pick, listed best first, with their capacity and
+// the ids of the chosen groups each keeps alive. The ids are kept in one
+// pointer-free array.
 type items struct {
 	available []int64
 	covers    []int32 // the ids of all items, concatenated
 	end       []int32 // where each item's ids end in covers
-}
-
-func (it *items) add(available int64, covers ...int32) {
-	it.available = append(it.available, available)
-	it.covers = append(it.covers, covers...)
-	it.end = append(it.end, int32(len(it.covers)))
 }
 
 func (it *items) of(i int) []int32 {

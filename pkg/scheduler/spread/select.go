@@ -19,18 +19,20 @@ limitations under the License.
 // cluster, region, zone, provider or a label; each constraint asks for
 // between minGroups and maxGroups groups.
 //
-// The choice is greedy and deterministic. Clusters are ranked by score,
-// then available replicas, then name. Group constraints are applied from
-// the broadest field to the narrowest (provider, region, zone, then labels
-// in the order given). Each keeps up to maxGroups groups, first those needed
-// to keep every group chosen by an earlier constraint alive, then the best
-// by total score, total available replicas and name, and drops the clusters
-// not wholly inside them: a cluster spanning several zones counts in each
-// and stays only if all of them are chosen. The cluster constraint then
-// takes the best cluster of every chosen group and fills up to its
-// maxGroups by rank. For Divided scheduling, small picks (groups, then
-// clusters) are swapped for bigger ones, never uncovering a chosen group,
-// until the replicas fit.
+// The choice is deterministic and follows Karmada's for regions, applied
+// to every group field. Clusters are ranked by score, then available
+// replicas, then name. Group constraints are applied from the broadest
+// field to the narrowest (provider, region, zone, then labels in the order
+// given). Each scores its groups as Karmada scores regions (score.go) and
+// adds groups only until the cluster constraint's minGroups is met, not up
+// to its own maxGroups (search.go); groups needed to keep a group chosen by
+// an earlier constraint alive come first. Clusters not wholly inside the
+// chosen groups are dropped: a cluster spanning several zones counts in
+// each and stays only if all of them are chosen. The cluster constraint
+// then takes the best cluster of every chosen group and fills up to its
+// maxGroups by rank. Without group constraints, for Divided scheduling,
+// small picks are swapped for bigger clusters until the replicas fit, as
+// Karmada does when spreading by cluster alone.
 package spread
 
 import (
@@ -88,12 +90,12 @@ func Select(candidates []Candidate, constraints []policyv1alpha1.SpreadConstrain
 	x := newIndex(candidates, dims)
 	order := rank(candidates, x)
 
-	clusterLimit := 0
+	sel := selection{clusterMin: 1, replicas: replicas, divided: divided}
 	if byCluster != nil {
-		clusterLimit = byCluster.max
+		sel.clusterMin, sel.clusterLimit = byCluster.min, byCluster.max
 	}
 	for d := range dims {
-		chosen, err := x.chooseGroups(candidates, order, d, clusterLimit, need)
+		chosen, err := x.chooseGroups(candidates, order, d, &sel)
 		if err != nil {
 			return nil, err
 		}
@@ -103,7 +105,13 @@ func Select(candidates []Candidate, constraints []policyv1alpha1.SpreadConstrain
 		if len(order) < byCluster.min {
 			return nil, failf("the number of feasible %s (%d) is less than minGroups %d", byCluster.plural, len(order), byCluster.min)
 		}
-		order = x.pickClusters(candidates, order, byCluster.max, need)
+		// Karmada swaps clusters for capacity only when spreading by
+		// cluster alone.
+		swapFor := need
+		if len(dims) > 0 {
+			swapFor = 0
+		}
+		order = x.pickClusters(candidates, order, byCluster.max, swapFor)
 	}
 	for d := range dims {
 		if n := x.countGroups(order, d); n < dims[d].min {

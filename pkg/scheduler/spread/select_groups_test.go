@@ -42,7 +42,7 @@ func TestSelectByRegion(t *testing.T) {
 			wantErr:     "the number of feasible regions (3) is less than minGroups 4",
 		},
 		{
-			name:        "The regions with the highest total score are kept and each gets its best cluster.",
+			name:        "The regions with the best group score are kept and each gets its best cluster.",
 			candidates:  fleet,
 			constraints: []policyv1alpha1.SpreadConstraint{byField(region, 2, 2), byField(cluster, 2, 2)},
 			want:        []string{"eu1", "us1"},
@@ -72,19 +72,19 @@ func TestSelectByRegion(t *testing.T) {
 			wantErr:     "spreading over at least 3 regions needs at least 3 clusters, but the cluster spread constraint allows at most 2",
 		},
 		{
-			name:        "The cluster constraint caps how many regions are chosen.",
+			name:        "Regions are added only until the cluster minimum is met, so one region may hold every pick.",
 			candidates:  fleet,
 			constraints: []policyv1alpha1.SpreadConstraint{byField(region, 1, 0), byField(cluster, 1, 2)},
-			want:        []string{"eu1", "us1"},
+			want:        []string{"eu1", "eu2"},
 		},
 		{
-			name:        "Too few clusters left in the chosen regions for the cluster minimum is an error.",
+			name:        "No choice of regions within maxGroups holding the cluster minimum is an error.",
 			candidates:  fleet,
 			constraints: []policyv1alpha1.SpreadConstraint{byField(region, 1, 1), byField(cluster, 3, 3)},
-			wantErr:     "the number of feasible clusters (2) is less than minGroups 3",
+			wantErr:     "no 1 to 1 regions hold together the 3 clusters the cluster spread constraint's minGroups asks for",
 		},
 		{
-			name:        "Divided scheduling swaps a small region for a bigger one.",
+			name:        "Divided scheduling prefers the region that can hold its share of the replicas.",
 			candidates:  fleet,
 			constraints: []policyv1alpha1.SpreadConstraint{byField(region, 1, 1), byField(cluster, 1, 2)},
 			replicas:    10,
@@ -92,14 +92,14 @@ func TestSelectByRegion(t *testing.T) {
 			want:        []string{"us1"},
 		},
 		{
-			name: "Divided scheduling swaps clusters only where the region stays covered.",
+			name: "Divided scheduling by region does not swap clusters for capacity, as Karmada's does not.",
 			candidates: []spread.Candidate{
 				cand(in("a", "r1"), 100, 1), cand(in("b", "r2"), 90, 1), cand(in("d", "r1"), 10, 30),
 			},
 			constraints: []policyv1alpha1.SpreadConstraint{byField(region, 2, 2), byField(cluster, 2, 2)},
 			replicas:    20,
 			divided:     true,
-			want:        []string{"b", "d"},
+			wantErr:     "the selected clusters can take 2 more replicas, fewer than the 20 needed",
 		},
 	})
 }
@@ -139,10 +139,10 @@ func TestSelectByZone(t *testing.T) {
 			wantErr:     "the number of feasible zones (4) is less than minGroups 5",
 		},
 		{
-			name:        "The zones with the highest total score are kept.",
+			name:        "Zones are added only until the cluster minimum is met, not up to maxGroups.",
 			candidates:  fleet,
 			constraints: []policyv1alpha1.SpreadConstraint{byField(zone, 1, 2), byField(cluster, 1, 3)},
-			want:        []string{"wide", "a"},
+			want:        []string{"a"},
 		},
 		{
 			name:        "Zones are chosen so that every chosen region keeps one, and a two-zone cluster would exceed maxGroups.",
