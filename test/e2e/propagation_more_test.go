@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/names"
@@ -166,9 +167,9 @@ func TestDriftIsCorrected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	five := int32(5)
-	d.Spec.Replicas = &five
-	if _, err := member.AppsV1().Deployments(ns).Update(ctx, d, metav1.UpdateOptions{}); err != nil {
+	// A patch: the member's own controllers write the Deployment too.
+	five := []byte(`{"spec":{"replicas":5}}`)
+	if _, err := member.AppsV1().Deployments(ns).Patch(ctx, "web", types.MergePatchType, five, metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 2})
