@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -133,6 +134,33 @@ func startClientComponent(ctx context.Context, name, binDir, kubeconfig, logDir 
 	c := &Component{Process: p, Port: port}
 	if err := waitHTTP(ctx, http.DefaultClient, HealthURL(port)+"/readyz", readyTimeout, p); err != nil {
 		return c, fmt.Errorf("%s: %w", name, err)
+	}
+	return c, nil
+}
+
+// StartStandby starts another replica of the client component p
+// (mco-scheduler or mco-controller-manager) with p's arguments on a port of
+// its own, logging under logDir, and waits only until it is alive
+// (/healthz): a replica waiting for the leader lease is not ready.
+func StartStandby(ctx context.Context, p *Process, logDir string) (*Component, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	var args []string
+	for _, a := range p.Args[1:] {
+		if !strings.HasPrefix(a, "--bind-address=") {
+			args = append(args, a)
+		}
+	}
+	args = append(args, "--bind-address=127.0.0.1:"+strconv.Itoa(port))
+	np, err := startProcess(p.Name, p.Args[0], args, logDir)
+	if err != nil {
+		return nil, err
+	}
+	c := &Component{Process: np, Port: port}
+	if err := waitHTTP(ctx, http.DefaultClient, HealthURL(port)+"/healthz", readyTimeout, np); err != nil {
+		return c, fmt.Errorf("standby %s: %w", p.Name, err)
 	}
 	return c, nil
 }
