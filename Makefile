@@ -61,7 +61,12 @@ member-bins:
 test-e2e: build member-bins
 	go test -count=1 -timeout 30m ./test/e2e/...
 
-.PHONY: test-differential test-differential-long
+.PHONY: test-ha test-differential test-differential-long
+
+## test-ha: mco on a 3-member etcd cluster with two apiservers behind a load balancer and standby components; kills parts of it (part of test)
+test-ha: build member-bins kubectl
+	go test -count=1 -timeout 20m -v ./test/ha/
+
 
 ## test-differential: mco-apiserver against a real kube-apiserver on the corpus, Karmada's examples and 100 mutations per kind (part of test)
 test-differential: build member-bins
