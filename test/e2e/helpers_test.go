@@ -1,12 +1,9 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,10 +11,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	"github.com/mco-org/mco/pkg/testing/cli"
 	"github.com/mco-org/mco/pkg/testing/localcluster"
 	"github.com/mco-org/mco/test/e2e/framework"
 )
@@ -48,35 +45,21 @@ func memberClient(t *testing.T, name string) kubernetes.Interface {
 // kubectl runs the real kubectl against mco and returns its output.
 func kubectl(t *testing.T, stdin string, args ...string) string {
 	t.Helper()
-	out, err := kubectlErr(stdin, args...)
-	if err != nil {
-		t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return out
+	return mcoKubectl().Must(t, stdin, args...)
 }
 
 func kubectlErr(stdin string, args ...string) (string, error) {
-	bin := filepath.Join(framework.BinDir, "kubectl")
-	cmd := exec.Command(bin, append([]string{"--kubeconfig", framework.Env.MCO.Kubeconfig}, args...)...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	return out.String(), err
+	return mcoKubectl().Run(stdin, args...)
+}
+
+func mcoKubectl() cli.Kubectl {
+	return cli.Kubectl{Bin: filepath.Join(framework.BinDir, "kubectl"), Kubeconfig: framework.Env.MCO.Kubeconfig}
 }
 
 // eventually polls cond until it holds, failing with its last message.
 func eventually(t *testing.T, timeout time.Duration, what string, cond func(ctx context.Context) (bool, string)) {
 	t.Helper()
-	last := ""
-	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-		ok, msg := cond(ctx)
-		last = msg
-		return ok, nil
-	})
-	if err != nil {
-		t.Fatalf("%s: not within %s: %s", what, timeout, last)
-	}
+	cli.Eventually(t, timeout, what, cond)
 }
 
 // memberReplicas returns spec.replicas of a Deployment in each member (-1

@@ -1,10 +1,8 @@
 package ha
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,10 +11,10 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/mco-org/mco/pkg/testing/cli"
 	"github.com/mco-org/mco/pkg/testing/localcluster"
 )
 
@@ -91,34 +89,21 @@ func waitInMember(t *testing.T, ns, name string, timeout time.Duration) {
 
 func kubectl(t *testing.T, stdin string, args ...string) string {
 	t.Helper()
-	out, err := kubectlErr(stdin, args...)
-	if err != nil {
-		t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return out
+	return haKubectl().Must(t, stdin, args...)
 }
 
-// kubectlErr runs the real kubectl through the load balancer.
 func kubectlErr(stdin string, args ...string) (string, error) {
-	cmd := exec.Command(filepath.Join(ha.binDir, "kubectl"), append([]string{"--kubeconfig", ha.admin, "--request-timeout=10s"}, args...)...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	return out.String(), err
+	return haKubectl().Run(stdin, args...)
+}
+
+// haKubectl is the real kubectl through the load balancer.
+func haKubectl() cli.Kubectl {
+	return cli.Kubectl{Bin: filepath.Join(ha.binDir, "kubectl"), Kubeconfig: ha.admin, Args: []string{"--request-timeout=10s"}}
 }
 
 func eventually(t *testing.T, timeout time.Duration, what string, cond func(ctx context.Context) (bool, string)) {
 	t.Helper()
-	last := ""
-	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-		ok, msg := cond(ctx)
-		last = msg
-		return ok, nil
-	})
-	if err != nil {
-		t.Fatalf("%s: not within %s: %s", what, timeout, last)
-	}
+	cli.Eventually(t, timeout, what, cond)
 }
 
 // TestLeaderTakeover: the leading mco-scheduler and mco-controller-manager

@@ -1,0 +1,57 @@
+// Package cli holds what end-to-end suites share to drive a running
+// system: the real kubectl, and waiting for a condition.
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
+)
+
+// Kubectl runs the kubectl binary Bin against Kubeconfig, with Args
+// before each call's own.
+type Kubectl struct {
+	Bin, Kubeconfig string
+	Args            []string
+}
+
+// Run runs kubectl with stdin and returns its combined output.
+func (k Kubectl) Run(stdin string, args ...string) (string, error) {
+	all := append(append([]string{"--kubeconfig", k.Kubeconfig}, k.Args...), args...)
+	cmd := exec.Command(k.Bin, all...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// Must runs kubectl and fails t when it fails.
+func (k Kubectl) Must(t testing.TB, stdin string, args ...string) string {
+	t.Helper()
+	out, err := k.Run(stdin, args...)
+	if err != nil {
+		t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// Eventually polls cond every 250ms until it holds, failing t with its
+// last message after timeout.
+func Eventually(t testing.TB, timeout time.Duration, what string, cond func(ctx context.Context) (bool, string)) {
+	t.Helper()
+	last := ""
+	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		ok, msg := cond(ctx)
+		last = msg
+		return ok, nil
+	})
+	if err != nil {
+		t.Fatalf("%s: not within %s: %s", what, timeout, last)
+	}
+}
