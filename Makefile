@@ -43,11 +43,15 @@ kubectl:
 run: build kubectl
 	hack/run.sh
 
-.PHONY: local-up local-down member-bins test-e2e
+.PHONY: local-up local-up-ha local-down member-bins test-e2e
 
 ## local-up: mco plus three real member clusters, joined; returns when ready
 local-up:
 	hack/local-up.sh up
+
+## local-up-ha: the same with a highly available control plane (3 etcd members, 2 apiservers behind a load balancer, 2 of each component)
+local-up-ha:
+	hack/local-up.sh up-ha
 
 ## local-down: stop everything local-up started
 local-down:
@@ -65,6 +69,7 @@ test-e2e: build member-bins
 
 ## test-ha: mco on a 3-member etcd cluster with two apiservers behind a load balancer and standby components; kills parts of it (part of test)
 test-ha: build member-bins kubectl
+	go build -o $(BIN)/mco-localup ./hack/localup
 	go test -count=1 -timeout 20m -v ./test/ha/
 
 

@@ -4,6 +4,7 @@
 # to simulate an outage of a member's kube-apiserver, down, status.
 #
 #   hack/local-up.sh [up]            build what is needed and start everything
+#   hack/local-up.sh up-ha           the same with a highly available control plane
 #   hack/local-up.sh down            stop every process started, by pid
 #   hack/local-up.sh pause member2   SIGSTOP member2's kube-apiserver (resume: SIGCONT)
 set -o errexit -o nounset -o pipefail
@@ -24,12 +25,17 @@ case "${verb}" in
     hack/build-member-binaries.sh
     localup up
     ;;
+  up-ha)
+    hack/build.sh "${ROOT}/_output/bin"
+    hack/build-member-binaries.sh
+    localup --ha up
+    ;;
   down|status|pause|resume|stop|start)
     shift || true
     localup "${verb}" "$@"
     ;;
   *)
-    echo "usage: $0 [up|down|status|pause M|resume M|stop M|start M]" >&2
+    echo "usage: $0 [up|up-ha|down|status|pause M|resume M|stop M|start M]" >&2
     exit 2
     ;;
 esac

@@ -10,6 +10,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "${ROOT}"
 
 hack/build.sh "${ROOT}/_output/bin"
+# The HA suite runs its load balancer from the local-up command.
+go build -o "${ROOT}/_output/bin/mco-localup" ./hack/localup
 hack/build-member-binaries.sh
 # Helm checks the chart (lint, template, install into a member).
 hack/build-tools.sh helm

@@ -1,7 +1,8 @@
 // Command localup brings up, inspects and tears down the local environment
 // of `make local-up`: mco plus three real member clusters.
 //
-//	localup up | down | status | pause M | resume M | stop M | start M
+//	localup [--ha] up | down | status | pause M | resume M | stop M | start M
+//	localup lb --listen ADDR --backend ADDR...   (the HA load balancer, in the foreground)
 package main
 
 import (
@@ -32,11 +33,12 @@ func run(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("localup", flag.ContinueOnError)
 	dir := fs.String("dir", "_output/local-up", "state, data and logs")
 	bin := fs.String("bin-dir", "_output/bin", "binaries")
+	ha := fs.Bool("ha", false, "up: a highly available control plane (3 etcd members, 2 mco-apiservers behind a load balancer, 2 of each component)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return fmt.Errorf("usage: localup [flags] up|down|status|pause|resume|stop|start [member]")
+		return fmt.Errorf("usage: localup [flags] up|down|status|pause|resume|stop|start [member] | lb --listen ADDR --backend ADDR...")
 	}
 	absDir, err := filepath.Abs(*dir)
 	if err != nil {
@@ -49,7 +51,9 @@ func run(ctx context.Context, args []string) error {
 	verb, rest := fs.Arg(0), fs.Args()[1:]
 	switch verb {
 	case "up":
-		return up(ctx, absDir, absBin)
+		return up(ctx, absDir, absBin, *ha)
+	case "lb":
+		return runLB(ctx, rest)
 	case "down":
 		env, err := localcluster.Load(absDir)
 		if err != nil {
@@ -77,14 +81,19 @@ func run(ctx context.Context, args []string) error {
 	return fmt.Errorf("unknown command %q", verb)
 }
 
-func up(ctx context.Context, dir, bin string) error {
+func up(ctx context.Context, dir, bin string, ha bool) error {
 	if env, err := localcluster.Load(dir); err == nil {
 		fmt.Println("stopping the previous environment first")
 		env.Down()
 	}
 	start := time.Now()
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
 	env, err := localcluster.Up(ctx, localcluster.Options{
 		Dir: dir, BinDir: bin, Members: localcluster.DefaultMembers(), ControlPlane: true,
+		HA: ha, LBCommand: []string{self, "lb"},
 	})
 	if err != nil {
 		return fmt.Errorf("%w (logs in %s)", err, filepath.Join(dir, "logs"))
@@ -97,8 +106,12 @@ func up(ctx context.Context, dir, bin string) error {
 	if err := kubeconfig.Write(path, contexts...); err != nil {
 		return err
 	}
+	what := "mco (apiserver, scheduler, controller-manager)"
+	if ha {
+		what = fmt.Sprintf("mco, highly available (3 etcd members, 2 apiservers behind %s, 2 schedulers, 2 controller-managers),", env.MCO.URL())
+	}
 	fmt.Printf(`
-mco (apiserver, scheduler, controller-manager) and %d member clusters are up (%.0fs). Logs: %s
+%s and %d member clusters are up (%.0fs). Logs: %s
 
   export KUBECONFIG=%s
   %s/kubectl get clusters                       # on mco (context "mco")
@@ -106,7 +119,7 @@ mco (apiserver, scheduler, controller-manager) and %d member clusters are up (%.
   %s/kubectl apply -f artifacts/examples/       # a Deployment and its policies, propagated to the members
 
 Stop everything with: make local-down
-`, len(env.Members), time.Since(start).Seconds(), filepath.Join(dir, "logs"), path, bin, bin, bin)
+`, what, len(env.Members), time.Since(start).Seconds(), filepath.Join(dir, "logs"), path, bin, bin, bin)
 	return nil
 }
 

@@ -28,10 +28,10 @@ func TestLosingAnEtcdMemberAndAnAPIServer(t *testing.T) {
 	waitInMember(t, ns, "before", 90*time.Second)
 
 	killed := time.Now()
-	if err := ha.etcd[0].Kill(); err != nil {
+	if err := ha.env.MCO.HA.Etcd[0].Kill(); err != nil {
 		t.Fatal(err)
 	}
-	if err := ha.apiservers[0].Kill(); err != nil {
+	if err := ha.env.MCO.HA.APIServers[0].Kill(); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, 60*time.Second, "kubectl reads what was applied before", func(context.Context) (bool, string) {
@@ -74,7 +74,7 @@ spec:
 // waitInMember waits until the Deployment is in member1.
 func waitInMember(t *testing.T, ns, name string, timeout time.Duration) {
 	t.Helper()
-	client, err := ha.members.Members[0].Client()
+	client, err := ha.env.Members[0].Client()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,8 +117,8 @@ func TestLeaderTakeover(t *testing.T) {
 	}
 	pairs := []struct {
 		lease string
-		pair  []*localcluster.Component
-	}{{"mco-scheduler", ha.schedulers}, {"mco-controller-manager", ha.controllerManagers}}
+		pair  []*localcluster.Process
+	}{{"mco-scheduler", ha.env.MCO.HA.Schedulers}, {"mco-controller-manager", ha.env.MCO.HA.ControllerManagers}}
 	killed := time.Now()
 	for _, p := range pairs {
 		leader, _ := holder(t, kube, p.lease, p.pair)
@@ -144,7 +144,7 @@ func TestLeaderTakeover(t *testing.T) {
 
 // holder returns the replica holding the lease kube-system/name
 // (identities are "<host>_<pid>"), or nil, and the identity.
-func holder(t *testing.T, kube kubernetes.Interface, name string, replicas []*localcluster.Component) (*localcluster.Component, string) {
+func holder(t *testing.T, kube kubernetes.Interface, name string, replicas []*localcluster.Process) (*localcluster.Process, string) {
 	t.Helper()
 	l, err := kube.CoordinationV1().Leases(metav1.NamespaceSystem).Get(context.Background(), name, metav1.GetOptions{})
 	if err != nil || l.Spec.HolderIdentity == nil {

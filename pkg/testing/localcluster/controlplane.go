@@ -27,6 +27,8 @@ type ControlPlane struct {
 	// /readyz and /metrics.
 	ControllerManagerPort int      `json:"controllerManagerPort"`
 	ControllerManager     *Process `json:"controllerManager"`
+	// HA is set when the control plane is highly available (ha.go).
+	HA *HA `json:"ha,omitempty"`
 }
 
 // URL is mco-apiserver's address.
@@ -34,6 +36,9 @@ func (c *ControlPlane) URL() string { return APIServerURL(c.Port) }
 
 // Processes lists the control plane's processes, the apiserver last.
 func (c *ControlPlane) Processes() []*Process {
+	if c.HA != nil {
+		return c.HA.processes()
+	}
 	return []*Process{c.ControllerManager, c.Scheduler, c.APIServer}
 }
 
@@ -77,13 +82,7 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 	if err != nil {
 		return c, err
 	}
-	cm, err := StartControllerManager(ctx, env.BinDir, ControllerManagerKubeconfig(c.DataDir), logDir,
-		// Short so that demos and tests see member changes quickly.
-		"--cluster-status-update-frequency=2s",
-		"--cluster-failure-threshold=10s", "--cluster-success-threshold=5s",
-		"--cluster-monitor-grace-period=30s", "--cluster-startup-grace-period=30s",
-		clientQPS, clientBurst,
-	)
+	cm, err := StartControllerManager(ctx, env.BinDir, ControllerManagerKubeconfig(c.DataDir), logDir, controllerManagerArgs()...)
 	if cm != nil {
 		c.ControllerManagerPort, c.ControllerManager = cm.Port, cm.Process
 	}
@@ -91,6 +90,17 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 		return c, err
 	}
 	return c, nil
+}
+
+// controllerManagerArgs are mco-controller-manager's flags here: short
+// periods, so that demos and tests see member changes quickly.
+func controllerManagerArgs() []string {
+	return []string{
+		"--cluster-status-update-frequency=2s",
+		"--cluster-failure-threshold=10s", "--cluster-success-threshold=5s",
+		"--cluster-monitor-grace-period=30s", "--cluster-startup-grace-period=30s",
+		clientQPS, clientBurst,
+	}
 }
 
 // joinAll registers every member with mco as a Push cluster, through the

@@ -26,6 +26,12 @@ type Options struct {
 	// costs anything (benchmarks). Join then takes mco's token from the
 	// TokenRequest API, there being no token controller.
 	BareMembers bool
+	// HA makes the control plane highly available (ha.go): an etcd
+	// cluster, two apiservers behind a load balancer, two of each
+	// component. LBCommand runs the load balancer (it gets --listen=ADDR
+	// and --backend=ADDR flags).
+	HA        bool
+	LBCommand []string
 }
 
 // Env is a running set of member clusters (and mco), persisted in
@@ -93,7 +99,13 @@ func Up(ctx context.Context, o Options) (env *Env, err error) {
 		return env, err
 	}
 	if o.ControlPlane {
-		if env.MCO, err = startControlPlane(ctx, env); err != nil {
+		start := startControlPlane
+		if o.HA {
+			start = func(ctx context.Context, env *Env) (*ControlPlane, error) {
+				return startHAControlPlane(ctx, env, o.LBCommand)
+			}
+		}
+		if env.MCO, err = start(ctx, env); err != nil {
 			return env, err
 		}
 		if err := env.save(); err != nil {
