@@ -34,9 +34,9 @@ type serviceAllocation struct {
 
 var services serviceAllocation
 
-// allocate fills svc as kube-apiserver's allocation would before a create
-// (old nil) or an update. The error is the request's answer, as
-// kube-apiserver gives it.
+// allocate fills obj (an internal Service) as kube-apiserver's allocation
+// would before a create (old nil) or an update. The error is the request's
+// answer, as kube-apiserver gives it.
 func (a *serviceAllocation) allocate(ctx context.Context, obj, old runtime.Object) error {
 	a.once.Do(func() { a.rest, a.err = newServiceREST() })
 	if a.err != nil {
