@@ -38,16 +38,15 @@ var services serviceAllocation
 // would before a create (old nil) or an update. The error is the request's
 // answer, as kube-apiserver gives it.
 func (a *serviceAllocation) allocate(ctx context.Context, obj, old runtime.Object) error {
-	a.once.Do(func() { a.rest, a.err = newServiceREST() })
-	if a.err != nil {
-		return fmt.Errorf("service allocation: %w", a.err)
+	rest, err := a.storage()
+	if err != nil {
+		return err
 	}
 	var finish func(context.Context, bool)
-	var err error
 	if old == nil {
-		finish, err = a.rest.BeginCreate(ctx, obj, &metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		finish, err = rest.BeginCreate(ctx, obj, &metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
 	} else {
-		finish, err = a.rest.BeginUpdate(ctx, obj, old, &metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
+		finish, err = rest.BeginUpdate(ctx, obj, old, &metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
 	}
 	if err != nil {
 		return err
@@ -58,10 +57,18 @@ func (a *serviceAllocation) allocate(ctx context.Context, obj, old runtime.Objec
 
 // onRead adjusts a Service read back as kube-apiserver's storage does.
 func (a *serviceAllocation) onRead(obj runtime.Object) {
-	a.once.Do(func() { a.rest, a.err = newServiceREST() })
-	if a.err == nil {
-		a.rest.Decorator(obj)
+	if rest, err := a.storage(); err == nil {
+		rest.Decorator(obj)
 	}
+}
+
+// storage returns Kubernetes' Service storage, built on first use.
+func (a *serviceAllocation) storage() (*servicestore.REST, error) {
+	a.once.Do(func() { a.rest, a.err = newServiceREST() })
+	if a.err != nil {
+		return nil, fmt.Errorf("service allocation: %w", a.err)
+	}
+	return a.rest, nil
 }
 
 // newServiceREST builds Kubernetes' Service storage for its create,

@@ -17,9 +17,7 @@ limitations under the License.
 package spread
 
 import (
-	"cmp"
 	"slices"
-	"strings"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 )
@@ -113,14 +111,9 @@ func forceCover(groups []searchGroup, covers [][]int32, idSpace int) (forced, re
 		return nil, groups
 	}
 	clear(covered)
-	byWeight := slices.Clone(groups)
-	slices.SortFunc(byWeight, func(a, b searchGroup) int {
-		if c := cmp.Compare(b.weight, a.weight); c != 0 {
-			return c
-		}
-		return strings.Compare(a.name, b.name)
-	})
-	for _, g := range byWeight {
+	ordered := slices.Clone(groups)
+	slices.SortFunc(ordered, byWeight)
+	for _, g := range ordered {
 		fresh := false
 		for _, p := range covers[g.id] {
 			if !covered[p] {

@@ -140,13 +140,16 @@ func (g *groupSearch) members(items []int) []searchGroup {
 	for _, i := range items {
 		out = append(out, g.items[i])
 	}
-	slices.SortFunc(out, func(a, b searchGroup) int {
-		if c := cmp.Compare(b.weight, a.weight); c != 0 {
-			return c
-		}
-		return strings.Compare(a.name, b.name)
-	})
+	slices.SortFunc(out, byWeight)
 	return out
+}
+
+// byWeight orders groups by weight descending, then name.
+func byWeight(a, b searchGroup) int {
+	if c := cmp.Compare(b.weight, a.weight); c != 0 {
+		return c
+	}
+	return strings.Compare(a.name, b.name)
 }
 
 // settle replaces the winning set by its shortest leading part, in weight

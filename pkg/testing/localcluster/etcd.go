@@ -20,18 +20,8 @@ func startEtcd(ctx context.Context, binDir, dataDir, logDir string) (*Process, s
 	}
 	clientURL := fmt.Sprintf("http://127.0.0.1:%d", client)
 	peerURL := fmt.Sprintf("http://127.0.0.1:%d", peer)
-	args := []string{
-		"--name=members",
-		"--data-dir=" + filepath.Join(dataDir, "etcd"),
-		"--listen-client-urls=" + clientURL,
-		"--advertise-client-urls=" + clientURL,
-		"--listen-peer-urls=" + peerURL,
-		"--initial-advertise-peer-urls=" + peerURL,
-		"--initial-cluster=members=" + peerURL,
-		"--log-level=warn",
-		"--quota-backend-bytes=4294967296",
-		"--unsafe-no-fsync=true",
-	}
+	args := append(etcdArgs("members", filepath.Join(dataDir, "etcd"), clientURL, peerURL, "members="+peerURL),
+		"--quota-backend-bytes=4294967296")
 	p, err := startProcess("etcd", filepath.Join(binDir, "etcd"), args, logDir)
 	if err != nil {
 		return nil, "", err
@@ -41,6 +31,22 @@ func startEtcd(ctx context.Context, binDir, dataDir, logDir string) (*Process, s
 		return nil, "", fmt.Errorf("etcd: %w", err)
 	}
 	return p, clientURL, nil
+}
+
+// etcdArgs are the flags of one etcd member on loopback URLs, initial
+// being the whole cluster's name=peerURL list.
+func etcdArgs(name, dataDir, clientURL, peerURL, initial string) []string {
+	return []string{
+		"--name=" + name,
+		"--data-dir=" + dataDir,
+		"--listen-client-urls=" + clientURL,
+		"--advertise-client-urls=" + clientURL,
+		"--listen-peer-urls=" + peerURL,
+		"--initial-advertise-peer-urls=" + peerURL,
+		"--initial-cluster=" + initial,
+		"--log-level=warn",
+		"--unsafe-no-fsync=true",
+	}
 }
 
 // waitHTTP polls url with client until it answers 200, the timeout passes

@@ -37,18 +37,7 @@ func StartEtcdCluster(ctx context.Context, binDir, dir, logDir string, n int) ([
 		}
 	}
 	for _, m := range members {
-		args := []string{
-			"--name=" + m.name,
-			"--data-dir=" + filepath.Join(dir, m.name),
-			"--listen-client-urls=" + m.client,
-			"--advertise-client-urls=" + m.client,
-			"--listen-peer-urls=" + m.peer,
-			"--initial-advertise-peer-urls=" + m.peer,
-			"--initial-cluster=" + strings.Join(initial, ","),
-			"--initial-cluster-state=new",
-			"--log-level=warn",
-			"--unsafe-no-fsync=true",
-		}
+		args := etcdArgs(m.name, filepath.Join(dir, m.name), m.client, m.peer, strings.Join(initial, ","))
 		p, err := startProcess(m.name, filepath.Join(binDir, "etcd"), args, logDir)
 		if err != nil {
 			stopAll()
