@@ -29,8 +29,9 @@ type ExtraConfig struct {
 	Scheme    *runtime.Scheme
 	Codecs    serializer.CodecFactory
 	Resources []*resource.Spec
-	// KubeClient talks to this server over loopback; KubeInformers feed the
-	// admission plugins and in-process controllers.
+	// KubeClient talks to this server over loopback (to the host when
+	// Aggregated); KubeInformers feed the admission plugins and in-process
+	// controllers.
 	KubeClient    kubernetes.Interface
 	KubeInformers informers.SharedInformerFactory
 	// KubeGroups are the API groups served with Kubernetes' own storage
@@ -41,6 +42,10 @@ type ExtraConfig struct {
 	RBAC bool
 	// ServiceAccountTokens signs what serviceaccounts/token issues.
 	ServiceAccountTokens ServiceAccountTokens
+	// Aggregated is set behind a host's aggregator: KubeClient and
+	// KubeInformers reach the host, whose namespaces are those mco's
+	// objects live in.
+	Aggregated bool
 	// ClusterProxyTimeout bounds the wait for a member's response headers
 	// through clusters/{name}/proxy.
 	ClusterProxyTimeout time.Duration

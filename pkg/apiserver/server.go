@@ -83,8 +83,10 @@ func (c CompletedConfig) New() (*Server, error) {
 			return nil, err
 		}
 	}
-	if err := c.addPostStartHooks(s); err != nil {
-		return nil, err
+	if !c.extra.Aggregated {
+		if err := c.addPostStartHooks(s); err != nil {
+			return nil, err
+		}
 	}
 	return &Server{Generic: s}, nil
 }
@@ -126,14 +128,15 @@ func (c CompletedConfig) storageFor(spec *resource.Spec) (map[string]rest.Storag
 	return out, nil
 }
 
-// getSecret reads a secret through the loopback client, for the cluster
-// proxy's member credentials.
+// getSecret reads a secret through the loopback client (the host's when
+// aggregated), for the cluster proxy's member credentials.
 func (c CompletedConfig) getSecret(ctx context.Context, namespace, name string) (*corev1.Secret, error) {
 	return c.extra.KubeClient.CoreV1().Secrets(namespace).Get(ctx, name, metav1.GetOptions{})
 }
 
 // addPostStartHooks creates the system namespaces and starts the namespace
-// finalizer once the server serves.
+// finalizer once the server serves. Behind a host, namespaces are the
+// host's and these are its own.
 func (c CompletedConfig) addPostStartHooks(s *genericapiserver.GenericAPIServer) error {
 	err := s.AddPostStartHook("mco-bootstrap-namespaces", func(ctx genericapiserver.PostStartHookContext) error {
 		return nscontroller.EnsureSystemNamespaces(ctx, c.extra.KubeClient)

@@ -3,7 +3,6 @@ package options
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
@@ -11,11 +10,8 @@ import (
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/admission/initializer"
 	"k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle"
-	"k8s.io/apiserver/pkg/authorization/authorizer"
-	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapiserver "k8s.io/apiserver/pkg/server"
-	"k8s.io/apiserver/pkg/server/dynamiccertificates"
 	genericfilters "k8s.io/apiserver/pkg/server/filters"
 	serverstorage "k8s.io/apiserver/pkg/server/storage"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -29,6 +25,7 @@ import (
 	nscontroller "github.com/mco-org/mco/pkg/controllers/namespace"
 	generatedopenapi "github.com/mco-org/mco/pkg/generated/openapi"
 	"github.com/mco-org/mco/pkg/registry/karmada"
+	"github.com/mco-org/mco/pkg/registry/resource"
 	"github.com/mco-org/mco/pkg/version"
 )
 
@@ -37,7 +34,12 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	// Kubernetes' pod validation reads the process-wide capabilities; the
 	// first server of a process sets them.
 	capabilities.Setup(o.AllowPrivileged, 0)
-	resources := apiserver.Resources(karmada.WithAllowNoExecuteTaintPolicy(o.AllowNoExecuteTaintPolicy))
+	karmadaOpts := karmada.WithAllowNoExecuteTaintPolicy(o.AllowNoExecuteTaintPolicy)
+	resources := apiserver.Resources(karmadaOpts)
+	if o.aggregated() {
+		// Behind a host, templates, namespaces and Secrets are the host's.
+		resources = karmada.Resources(karmadaOpts)
+	}
 	scheme, err := apiserver.NewScheme(resources, true)
 	if err != nil {
 		return nil, err
@@ -49,44 +51,50 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	if err := o.SecureServing.ApplyTo(&gc.SecureServing, &gc.LoopbackClientConfig); err != nil {
 		return nil, fmt.Errorf("secure serving: %w", err)
 	}
-	clientCA, err := dynamiccertificates.NewDynamicCAContentFromFile("client-ca", o.pki.CACert)
-	if err != nil {
-		return nil, fmt.Errorf("client CA: %w", err)
-	}
-	gc.SecureServing.ClientCA = clientCA
-	kubeClient, err := kubernetes.NewForConfig(gc.LoopbackClientConfig)
-	if err != nil {
-		return nil, fmt.Errorf("loopback client: %w", err)
-	}
-	kubeInformers := informers.NewSharedInformerFactory(kubeClient, 10*time.Minute)
-	audiences := []string{o.ServiceAccount.Issuer}
-	saTokens, err := o.ServiceAccount.Authenticator(audiences, kubeInformers)
-	if err != nil {
-		return nil, err
-	}
-	authn, err := apiserver.NewAuthenticator(clientCA, o.TokenAuthFile, saTokens)
-	if err != nil {
-		return nil, err
-	}
-	gc.Authentication.Authenticator = authn
-	gc.Authentication.APIAudiences = audiences
-	tokenGenerator, err := o.ServiceAccount.Generator()
-	if err != nil {
-		return nil, err
-	}
 	// Watches and proxied requests (which may be watches) are not cut by
 	// the request timeout, as in kube-apiserver.
 	gc.LongRunningFunc = genericfilters.BasicLongRunningRequestCheck(
 		sets.NewString("watch", "proxy"), sets.NewString("attach", "exec", "proxy", "log", "portforward"))
+	if err := o.applyOpenAPI(gc, resources); err != nil {
+		return nil, err
+	}
+	if err := o.applyStorage(gc, scheme, codecs, resources); err != nil {
+		return nil, err
+	}
+	extra := apiserver.ExtraConfig{
+		Scheme: scheme, Codecs: codecs, Resources: resources,
+		ClusterProxyTimeout: o.ClusterProxyTimeout,
+	}
+	if o.aggregated() {
+		err = o.applyAggregated(gc, &extra)
+	} else {
+		err = o.applyStandalone(gc, &extra)
+	}
+	if err != nil {
+		return nil, err
+	}
+	dynamicClient, err := dynamic.NewForConfig(gc.LoopbackClientConfig)
+	if err != nil {
+		return nil, fmt.Errorf("loopback dynamic client: %w", err)
+	}
+	admissionChain, err := newAdmission(ctx, extra.KubeClient, dynamicClient, extra.KubeInformers, gc)
+	if err != nil {
+		return nil, err
+	}
+	gc.AdmissionControl = admissionChain
+	return &apiserver.Config{Generic: gc, Extra: extra}, nil
+}
 
+// applyOpenAPI names the served kinds' OpenAPI definitions.
+func (o *Options) applyOpenAPI(gc *genericapiserver.Config, resources []*resource.Spec) error {
 	// OpenAPI names come from a scheme without the internal registrations,
 	// so that each kind is tagged with its served group-version-kind only.
 	namerScheme, err := apiserver.NewScheme(resources, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := kubeapis.AddToScheme(namerScheme); err != nil {
-		return nil, err
+		return err
 	}
 	namer := openapinamer.NewDefinitionNamer(namerScheme)
 	gc.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(generatedopenapi.GetOpenAPIDefinitions, namer)
@@ -95,7 +103,11 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	gc.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(generatedopenapi.GetOpenAPIDefinitions, namer)
 	gc.OpenAPIV3Config.Info.Title = "mco"
 	gc.OpenAPIV3Config.Info.Version = version.Get().GitVersion
+	return nil
+}
 
+// applyStorage configures etcd storage and audit.
+func (o *Options) applyStorage(gc *genericapiserver.Config, scheme *runtime.Scheme, codecs serializer.CodecFactory, resources []*resource.Spec) error {
 	encoding := serverstorage.NewDefaultResourceEncodingConfig(scheme)
 	enabled := serverstorage.NewResourceConfig()
 	for _, r := range resources {
@@ -118,51 +130,12 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 		}
 	}
 	if err := o.Audit.ApplyTo(gc); err != nil {
-		return nil, fmt.Errorf("audit: %w", err)
+		return fmt.Errorf("audit: %w", err)
 	}
 	if err := o.Etcd.ApplyWithStorageFactoryTo(factory, gc); err != nil {
-		return nil, fmt.Errorf("etcd storage: %w", err)
+		return fmt.Errorf("etcd storage: %w", err)
 	}
-
-	dynamicClient, err := dynamic.NewForConfig(gc.LoopbackClientConfig)
-	if err != nil {
-		return nil, fmt.Errorf("loopback dynamic client: %w", err)
-	}
-	authz, rules, err := o.authorizer(kubeInformers)
-	if err != nil {
-		return nil, err
-	}
-	gc.Authorization.Authorizer = authz
-	kubeGroups, err := kubeapis.Groups(o.Etcd, authz, rules, authn, audiences)
-	if err != nil {
-		return nil, err
-	}
-	admissionChain, err := newAdmission(ctx, kubeClient, dynamicClient, kubeInformers, gc)
-	if err != nil {
-		return nil, err
-	}
-	gc.AdmissionControl = admissionChain
-
-	return &apiserver.Config{
-		Generic: gc,
-		Extra: apiserver.ExtraConfig{
-			Scheme: scheme, Codecs: codecs, Resources: resources,
-			KubeClient: kubeClient, KubeInformers: kubeInformers,
-			KubeGroups: kubeGroups, RBAC: o.AuthorizationMode == apiserver.ModeRBAC,
-			ServiceAccountTokens: apiserver.ServiceAccountTokens{Generator: tokenGenerator, Audiences: audiences,
-				MaxExpiration: o.ServiceAccountMaxExpiration},
-			ClusterProxyTimeout: o.ClusterProxyTimeout,
-		},
-	}, nil
-}
-
-// authorizer builds the authorizer --authorization-mode names, and the
-// resolver of the rules a user holds (SelfSubjectRulesReview).
-func (o *Options) authorizer(inf informers.SharedInformerFactory) (authorizer.Authorizer, authorizer.RuleResolver, error) {
-	if o.AuthorizationMode == apiserver.ModeAllowAuthenticated {
-		return apiserver.AllowAuthenticated, authorizerfactory.NewAlwaysAllowAuthorizer(), nil
-	}
-	return kubeapis.NewRBACAuthorizer(inf)
+	return nil
 }
 
 // protoMarshaler is implemented by types generated with protobuf encodings.

@@ -34,6 +34,13 @@ const DefaultServiceAccountIssuer = "https://mco-apiserver"
 
 // Options are mco-apiserver's flags.
 type Options struct {
+	// Mode is ModeStandalone or ModeAggregated.
+	Mode string
+	// Aggregated are the flags of ModeAggregated.
+	Aggregated Aggregated
+	// TLSSANs are names and addresses the generated serving certificate
+	// carries besides --bind-address, localhost and 127.0.0.1.
+	TLSSANs []string
 	// DataDir holds the PKI, admin.kubeconfig and the embedded etcd's data.
 	DataDir string
 	// TokenAuthFile lists bearer tokens (Kubernetes' static token CSV).
@@ -73,6 +80,8 @@ type Options struct {
 // New returns options with mco's defaults.
 func New() *Options {
 	o := &Options{
+		Mode:                      ModeStandalone,
+		Aggregated:                newAggregated(),
 		DataDir:                   "mco-data",
 		AuthorizationMode:         apiserver.ModeRBAC,
 		ClusterProxyTimeout:       30 * time.Second,
@@ -91,6 +100,10 @@ func New() *Options {
 
 // AddFlags registers the flags.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Mode, "mode", o.Mode,
+		"How mco-apiserver is reached. standalone: it is the control plane's only API endpoint and serves resource templates, namespaces, RBAC and ServiceAccounts itself. aggregated: it serves mco's Karmada groups (policy, work, cluster) behind a host cluster's kube-apiserver, registered there by APIService objects; the host authenticates and authorizes, and templates are the host's own. One of: "+strings.Join(Modes, ", ")+".")
+	fs.StringSliceVar(&o.TLSSANs, "tls-sans", o.TLSSANs,
+		"DNS names and IP addresses the generated serving certificate carries besides --bind-address, localhost and 127.0.0.1; behind an aggregator, the <service>.<namespace>.svc name its APIServices name. A certificate lacking one is issued again.")
 	fs.StringVar(&o.DataDir, "data-dir", o.DataDir,
 		"Directory for the PKI, admin.kubeconfig and the embedded etcd's data. Created when missing; reused on later starts.")
 	fs.StringVar(&o.TokenAuthFile, "token-auth-file", o.TokenAuthFile,
@@ -118,10 +131,14 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.SecureServing.AddFlags(fs)
 	o.Etcd.AddFlags(fs)
 	o.Audit.AddFlags(fs)
+	o.Aggregated.addFlags(fs)
 	fs.Lookup("etcd-servers").Usage = "External etcd servers (scheme://ip:port, comma-separated). Empty runs an embedded etcd under --data-dir."
 }
 
 func modes() []string { return apiserver.AuthorizationModes }
+
+// aggregated tells whether mco-apiserver runs behind a host's aggregator.
+func (o *Options) aggregated() bool { return o.Mode == ModeAggregated }
 
 // Complete makes the data directory absolute and creates the PKI that is
 // missing. The serving certificate is used unless --tls-cert-file is set.
@@ -135,12 +152,21 @@ func (o *Options) Complete() error {
 	if ip := o.SecureServing.BindAddress; ip != nil {
 		hosts = append(hosts, ip.String())
 	}
-	files, issued, err := pki.Ensure(filepath.Join(o.DataDir, "pki"), hosts, o.ClientCA)
+	hosts = append(hosts, o.TLSSANs...)
+	shared := o.ClientCA
+	if o.aggregated() {
+		// Clients authenticate to the host: --client-ca-file is the CA of
+		// their certificates, not one to issue from. The serving
+		// certificate comes from mco's own CA, the APIServices' caBundle.
+		o.Aggregated.complete(o.ClientCA.CertFile)
+		shared = pki.SharedCA{}
+	}
+	files, issued, err := pki.Ensure(filepath.Join(o.DataDir, "pki"), hosts, shared)
 	if err != nil {
 		return fmt.Errorf("prepare certificates: %w", err)
 	}
-	o.pki, o.issued = files, issued
-	if o.ServiceAccount.SigningKeyFile == "" {
+	o.pki, o.issued = files, issued && !o.aggregated()
+	if o.ServiceAccount.SigningKeyFile == "" && !o.aggregated() {
 		o.ServiceAccount.SigningKeyFile = filepath.Join(o.DataDir, "pki", "sa.key")
 		if err := satoken.EnsureSigningKey(o.ServiceAccount.SigningKeyFile); err != nil {
 			return err
@@ -178,6 +204,13 @@ func (o *Options) Validate() error {
 	}
 	if o.ClusterProxyTimeout <= 0 {
 		errs = append(errs, errors.New("--cluster-proxy-timeout must be positive"))
+	}
+	switch o.Mode {
+	case ModeStandalone:
+	case ModeAggregated:
+		errs = append(errs, o.validateAggregated()...)
+	default:
+		errs = append(errs, fmt.Errorf("--mode %q is not one of %s", o.Mode, strings.Join(Modes, ", ")))
 	}
 	if !slices.Contains(apiserver.AuthorizationModes, o.AuthorizationMode) {
 		errs = append(errs, fmt.Errorf("--authorization-mode %q is not one of %s", o.AuthorizationMode, strings.Join(modes(), ", ")))
@@ -221,6 +254,10 @@ func (o *Options) Run(ctx context.Context) error {
 // writeKubeconfigs writes DIR/<identity>.kubeconfig for the admin and each
 // component, when their certificates could be issued.
 func (o *Options) writeKubeconfigs(logger klog.Logger) error {
+	if o.aggregated() {
+		logger.Info("No kubeconfigs written: in aggregated mode clients reach mco through the host's kube-apiserver")
+		return nil
+	}
 	if !o.issued {
 		logger.Info("No kubeconfigs written: --client-ca-file was given without --client-ca-key-file")
 		return nil

@@ -17,6 +17,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"k8s.io/client-go/util/cert"
@@ -95,18 +96,8 @@ func Ensure(dir string, hosts []string, shared SharedCA) (Files, bool, error) {
 	if err != nil {
 		return f, false, err
 	}
-	if !exists(f.ServingCert) || !exists(f.ServingKey) {
-		var ips []net.IP
-		dns := []string{"localhost"}
-		for _, h := range append([]string{"127.0.0.1"}, hosts...) {
-			if ip := net.ParseIP(h); ip != nil {
-				if !ip.IsUnspecified() {
-					ips = append(ips, ip)
-				}
-			} else if h != "" {
-				dns = append(dns, h)
-			}
-		}
+	dns, ips := servingNames(hosts)
+	if !exists(f.ServingKey) || !covers(f.ServingCert, dns, ips) {
 		tmpl := &x509.Certificate{
 			Subject:     pkix.Name{CommonName: "mco-apiserver"},
 			DNSNames:    dns,
@@ -119,20 +110,75 @@ func Ensure(dir string, hosts []string, shared SharedCA) (Files, bool, error) {
 		}
 	}
 	for _, c := range Clients {
-		certPath, keyPath := f.ClientPair(c)
-		if exists(certPath) && exists(keyPath) {
-			continue
-		}
-		tmpl := &x509.Certificate{
-			Subject:     pkix.Name{CommonName: c.User, Organization: c.Groups},
-			KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
-			ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
-		}
-		if err := issue(tmpl, caCert, caKey, certPath, keyPath); err != nil {
-			return f, false, fmt.Errorf("client certificate of %s: %w", c.Name, err)
+		if err := issueClient(f, c, caCert, caKey); err != nil {
+			return f, false, err
 		}
 	}
 	return f, true, nil
+}
+
+// IssueClient issues a client certificate for c under the PKI of f, whose
+// CA key must be at hand, unless one exists.
+func IssueClient(f Files, c Client) error {
+	caCert, caKey, err := ensureCA(f, false)
+	if err != nil {
+		return err
+	}
+	return issueClient(f, c, caCert, caKey)
+}
+
+func issueClient(f Files, c Client, caCert *x509.Certificate, caKey crypto.Signer) error {
+	certPath, keyPath := f.ClientPair(c)
+	if exists(certPath) && exists(keyPath) {
+		return nil
+	}
+	tmpl := &x509.Certificate{
+		Subject:     pkix.Name{CommonName: c.User, Organization: c.Groups},
+		KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	}
+	if err := issue(tmpl, caCert, caKey, certPath, keyPath); err != nil {
+		return fmt.Errorf("client certificate of %s: %w", c.Name, err)
+	}
+	return nil
+}
+
+// servingNames splits the serving certificate's hosts into DNS names and
+// IP addresses, localhost and 127.0.0.1 first.
+func servingNames(hosts []string) ([]string, []net.IP) {
+	var ips []net.IP
+	dns := []string{"localhost"}
+	for _, h := range append([]string{"127.0.0.1"}, hosts...) {
+		if ip := net.ParseIP(h); ip != nil {
+			if !ip.IsUnspecified() && !slices.ContainsFunc(ips, ip.Equal) {
+				ips = append(ips, ip)
+			}
+		} else if h != "" && !slices.Contains(dns, h) {
+			dns = append(dns, h)
+		}
+	}
+	return dns, ips
+}
+
+// covers tells whether the certificate at path exists and names every DNS
+// name and IP address; a serving certificate that does not is issued again.
+func covers(path string, dns []string, ips []net.IP) bool {
+	certs, err := cert.CertsFromFile(path)
+	if err != nil || len(certs) == 0 {
+		return false
+	}
+	c := certs[0]
+	for _, name := range dns {
+		if !slices.Contains(c.DNSNames, name) {
+			return false
+		}
+	}
+	for _, ip := range ips {
+		if !slices.ContainsFunc(c.IPAddresses, ip.Equal) {
+			return false
+		}
+	}
+	return true
 }
 
 // ensureCA loads the CA, creating it first when absent and create is set.

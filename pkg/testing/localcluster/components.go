@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"k8s.io/client-go/rest"
+
+	"github.com/mco-org/mco/pkg/apiserver/pki"
 )
 
 // This file is the one place that knows how mco's components are launched:
@@ -57,6 +59,37 @@ func HealthURL(port int) string { return fmt.Sprintf("http://127.0.0.1:%d", port
 // with its data (PKI, admin kubeconfig, embedded etcd) in dataDir and its
 // log in logDir, and waits until /readyz answers.
 func StartAPIServer(ctx context.Context, binDir, dataDir, logDir string, extraArgs ...string) (*Component, error) {
+	// The kubeconfig names the CA to trust, the server's own or a shared
+	// one, and the admin's certificate.
+	return startAPIServer(ctx, binDir, dataDir, logDir, extraArgs, APIServerKubeconfig(dataDir), func() (*http.Client, error) {
+		cfg, err := RESTConfig(APIServerKubeconfig(dataDir))
+		if err != nil {
+			return nil, err
+		}
+		client, err := rest.HTTPClientFor(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("client of %s: %w", APIServerKubeconfig(dataDir), err)
+		}
+		return client, nil
+	})
+}
+
+// StartAggregatedAPIServer starts mco-apiserver in aggregated mode behind
+// the host cluster of hostKubeconfig, as StartAPIServer does otherwise. It
+// writes no kubeconfig: clients go through the host. Readiness is read
+// anonymously, trusting the CA it creates under dataDir/pki, the caBundle
+// of its APIServices.
+func StartAggregatedAPIServer(ctx context.Context, binDir, dataDir, logDir, hostKubeconfig string, extraArgs ...string) (*Component, error) {
+	ca := pki.FilesIn(filepath.Join(dataDir, "pki")).CACert
+	args := append([]string{"--mode=aggregated", "--kubeconfig=" + hostKubeconfig}, extraArgs...)
+	return startAPIServer(ctx, binDir, dataDir, logDir, args, ca, func() (*http.Client, error) {
+		return rest.HTTPClientFor(&rest.Config{TLSClientConfig: rest.TLSClientConfig{CAFile: ca}})
+	})
+}
+
+// startAPIServer starts mco-apiserver, waits until it has written
+// startedFile, then until /readyz answers 200 to the client of newClient.
+func startAPIServer(ctx context.Context, binDir, dataDir, logDir string, extraArgs []string, startedFile string, newClient func() (*http.Client, error)) (*Component, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -74,11 +107,9 @@ func StartAPIServer(ctx context.Context, binDir, dataDir, logDir string, extraAr
 		return nil, err
 	}
 	c := &Component{Process: p, Port: port}
-	// The PKI and kubeconfig appear once the server has started; wait for
-	// them, then readyz.
 	deadline := time.Now().Add(readyTimeout)
 	for {
-		if _, err := os.Stat(APIServerKubeconfig(dataDir)); err == nil {
+		if _, err := os.Stat(startedFile); err == nil {
 			break
 		}
 		if time.Now().After(deadline) || !p.Running() {
@@ -86,14 +117,9 @@ func StartAPIServer(ctx context.Context, binDir, dataDir, logDir string, extraAr
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	// The kubeconfig names the CA to trust, the server's own or a shared one.
-	cfg, err := RESTConfig(APIServerKubeconfig(dataDir))
+	client, err := newClient()
 	if err != nil {
 		return c, err
-	}
-	client, err := rest.HTTPClientFor(cfg)
-	if err != nil {
-		return c, fmt.Errorf("client of %s: %w", APIServerKubeconfig(dataDir), err)
 	}
 	client.Timeout = 5 * time.Second
 	if err := waitHTTP(ctx, client, APIServerURL(port)+"/readyz", readyTimeout, p); err != nil {

@@ -25,6 +25,9 @@ type MemberSpec struct {
 	Zone   string            `json:"zone"`
 	Labels map[string]string `json:"labels,omitempty"`
 	Nodes  []NodeSpec        `json:"nodes"`
+	// APIServerArgs are extra flags of the member's kube-apiserver (the
+	// aggregation layer's, for one that hosts mco-apiserver).
+	APIServerArgs []string `json:"apiServerArgs,omitempty"`
 }
 
 // Member is a running member cluster.
@@ -75,7 +78,7 @@ func startMember(ctx context.Context, env *Env, spec MemberSpec, bare bool) (*Me
 	}
 	bin := func(name string) string { return filepath.Join(env.BinDir, name) }
 	p := env.PKI
-	m.APIServer, err = startProcess("kube-apiserver", bin("kube-apiserver"), []string{
+	m.APIServer, err = startProcess("kube-apiserver", bin("kube-apiserver"), append([]string{
 		"--etcd-servers=" + env.EtcdURL,
 		"--etcd-prefix=/" + spec.Name,
 		"--bind-address=127.0.0.1",
@@ -94,7 +97,7 @@ func startMember(ctx context.Context, env *Env, spec MemberSpec, bare bool) (*Me
 		"--profiling=false",
 		"--cert-dir=" + filepath.Join(dir, "certs"),
 		"--v=1",
-	}, logDir)
+	}, spec.APIServerArgs...), logDir)
 	if err != nil {
 		return nil, err
 	}

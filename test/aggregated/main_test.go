@@ -1,0 +1,178 @@
+// Package aggregated runs mco-apiserver in aggregated mode behind a host
+// cluster's kube-apiserver, as a platform team would next to an existing
+// cluster: the host (a real kube-apiserver with the aggregation layer on,
+// routing to Services rather than endpoints) reaches mco-apiserver through
+// APIServices and an ExternalName Service resolving to loopback; mco's
+// scheduler and controller-manager talk to the host only; one bare member
+// cluster is joined with the real kubectl-mco.
+package aggregated
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/mco-org/mco/pkg/registry/karmada"
+	"github.com/mco-org/mco/pkg/testing/localcluster"
+)
+
+// setup is the running installation.
+type setup struct {
+	binDir string
+	env    *localcluster.Env
+	// host is the host cluster's admin kubeconfig; mco is mco-apiserver
+	// itself, reached directly.
+	host *localcluster.Member
+	mco  *localcluster.Component
+	reg  localcluster.Registration
+	// alice is a kubeconfig of the host for a user without any role.
+	alice string
+}
+
+var agg setup
+
+// aliceToken is the bearer token of the user alice in the host's token file.
+const aliceToken = "alice-token-0123456789"
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	agg.binDir = filepath.Join(root, "_output", "bin")
+	dir, err := os.MkdirTemp("", "mco-aggregated-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	start := time.Now()
+	err = bringUp(ctx, dir)
+	cancel()
+	code := 1
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aggregated: bring up:", err)
+	} else {
+		fmt.Printf("aggregated: host, member1 and mco-apiserver behind the host's aggregator up in %s\n",
+			time.Since(start).Round(time.Millisecond))
+		code = m.Run()
+	}
+	if agg.env != nil {
+		agg.env.Down()
+	}
+	if code == 0 {
+		_ = os.RemoveAll(dir)
+	} else {
+		fmt.Fprintf(os.Stderr, "aggregated: logs kept in %s\n", filepath.Join(dir, "logs"))
+	}
+	return code
+}
+
+// bringUp starts the host and member1, mco-apiserver behind the host,
+// registers it there, starts the scheduler and controller-manager against
+// the host and joins member1.
+func bringUp(ctx context.Context, dir string) error {
+	aggregator, err := localcluster.AggregatorArgs(filepath.Join(dir, "front-proxy"))
+	if err != nil {
+		return err
+	}
+	tokens := filepath.Join(dir, "host-tokens.csv")
+	if err := os.WriteFile(tokens, []byte(aliceToken+",alice,alice-uid\n"), 0o600); err != nil {
+		return err
+	}
+	agg.env, err = localcluster.Up(ctx, localcluster.Options{
+		Dir: dir, BinDir: agg.binDir, BareMembers: true,
+		Members: []localcluster.MemberSpec{
+			{Name: "host", APIServerArgs: append(aggregator, "--token-auth-file="+tokens)},
+			{Name: "member1"},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	agg.host = agg.env.Member("host")
+	agg.reg = localcluster.Registration{Namespace: "mco-system", Service: "mco-apiserver", Address: "127.0.0.1",
+		CAFile: filepath.Join(dir, "mco", "pki", "ca.crt"), GroupVersions: servedGroupVersions()}
+	logDir := filepath.Join(dir, "logs", "mco")
+	agg.mco, err = localcluster.StartAggregatedAPIServer(ctx, agg.binDir, filepath.Join(dir, "mco"), logDir,
+		agg.host.Kubeconfig, "--tls-sans="+agg.reg.ServiceName())
+	if agg.mco != nil {
+		agg.env.MCO = &localcluster.ControlPlane{APIServer: agg.mco.Process, Port: agg.mco.Port}
+	}
+	if err != nil {
+		return err
+	}
+	agg.reg.Port = agg.mco.Port
+	manifest, err := agg.reg.Manifest()
+	if err != nil {
+		return err
+	}
+	if out, err := hostKubectl("", manifest, "apply", "-f", "-"); err != nil {
+		return fmt.Errorf("register mco-apiserver in the host: %w\n%s", err, out)
+	}
+	for _, gv := range agg.reg.GroupVersions {
+		name := "apiservice/" + gv.Version + "." + gv.Group
+		if out, err := hostKubectl("", "", "wait", "--for=condition=Available", "--timeout=60s", name); err != nil {
+			return fmt.Errorf("%s: %w\n%s", name, err, out)
+		}
+	}
+	sched, err := localcluster.StartScheduler(ctx, agg.binDir, agg.host.Kubeconfig, logDir)
+	if sched != nil {
+		agg.env.MCO.Scheduler, agg.env.MCO.SchedulerPort = sched.Process, sched.Port
+	}
+	if err != nil {
+		return err
+	}
+	cm, err := localcluster.StartControllerManager(ctx, agg.binDir, agg.host.Kubeconfig, logDir,
+		"--cluster-status-update-frequency=2s")
+	if cm != nil {
+		agg.env.MCO.ControllerManager, agg.env.MCO.ControllerManagerPort = cm.Process, cm.Port
+	}
+	if err != nil {
+		return err
+	}
+	member := agg.env.Member("member1")
+	join := exec.CommandContext(ctx, filepath.Join(agg.binDir, "kubectl-mco"), "join", "member1",
+		"--kubeconfig", agg.host.Kubeconfig, "--cluster-kubeconfig", member.Kubeconfig, "--token-request", "--wait", "2m")
+	if out, err := join.CombinedOutput(); err != nil {
+		return fmt.Errorf("kubectl mco join through the host: %w\n%s", err, out)
+	}
+	agg.alice = filepath.Join(dir, "alice.kubeconfig")
+	return writeTokenKubeconfig(agg.alice, agg.host.URL(), agg.env.PKI.CACert, aliceToken)
+}
+
+// servedGroupVersions are the API versions mco-apiserver serves in
+// aggregated mode: the Karmada groups.
+func servedGroupVersions() []schema.GroupVersion {
+	var out []schema.GroupVersion
+	seen := map[schema.GroupVersion]bool{}
+	for _, r := range karmada.Resources() {
+		if gv := r.GroupVersion(); !seen[gv] {
+			seen[gv] = true
+			out = append(out, gv)
+		}
+	}
+	return out
+}
+
+// writeTokenKubeconfig writes a kubeconfig of server for a bearer token.
+func writeTokenKubeconfig(path, server, caFile, token string) error {
+	return os.WriteFile(path, []byte(fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters: [{name: host, cluster: {server: %q, certificate-authority: %q}}]
+users: [{name: user, user: {token: %q}}]
+contexts: [{name: host, context: {cluster: host, user: user}}]
+current-context: host
+`, server, caFile, token)), 0o600)
+}
