@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,7 +23,9 @@ import (
 	"github.com/mco-org/mco/pkg/testing/localcluster"
 )
 
-// setup is the running installation.
+// setup is the running installation. mco-apiserver, mco-scheduler and
+// mco-controller-manager run as the host ServiceAccounts the chart's
+// aggregated mode binds, with the chart's roles.
 type setup struct {
 	binDir string
 	env    *localcluster.Env
@@ -102,11 +105,15 @@ func bringUp(ctx context.Context, dir string) error {
 		return err
 	}
 	agg.host = agg.env.Member("host")
-	agg.reg = localcluster.Registration{Namespace: "mco-system", Service: "mco-apiserver", Address: "127.0.0.1",
+	agg.reg = localcluster.Registration{Namespace: namespace, Service: "mco-apiserver", Address: "127.0.0.1",
 		CAFile: filepath.Join(dir, "mco", "pki", "ca.crt"), GroupVersions: servedGroupVersions()}
+	identities, err := componentIdentities(ctx, dir)
+	if err != nil {
+		return err
+	}
 	logDir := filepath.Join(dir, "logs", "mco")
 	agg.mco, err = localcluster.StartAggregatedAPIServer(ctx, agg.binDir, filepath.Join(dir, "mco"), logDir,
-		agg.host.Kubeconfig, "--tls-sans="+agg.reg.ServiceName())
+		identities["apiserver"], "--tls-sans="+agg.reg.ServiceName())
 	if agg.mco != nil {
 		agg.env.MCO = &localcluster.ControlPlane{APIServer: agg.mco.Process, Port: agg.mco.Port}
 	}
@@ -127,14 +134,14 @@ func bringUp(ctx context.Context, dir string) error {
 			return fmt.Errorf("%s: %w\n%s", name, err, out)
 		}
 	}
-	sched, err := localcluster.StartScheduler(ctx, agg.binDir, agg.host.Kubeconfig, logDir)
+	sched, err := localcluster.StartScheduler(ctx, agg.binDir, identities["scheduler"], logDir)
 	if sched != nil {
 		agg.env.MCO.Scheduler, agg.env.MCO.SchedulerPort = sched.Process, sched.Port
 	}
 	if err != nil {
 		return err
 	}
-	cm, err := localcluster.StartControllerManager(ctx, agg.binDir, agg.host.Kubeconfig, logDir,
+	cm, err := localcluster.StartControllerManager(ctx, agg.binDir, identities["controller-manager"], logDir,
 		"--cluster-status-update-frequency=2s")
 	if cm != nil {
 		agg.env.MCO.ControllerManager, agg.env.MCO.ControllerManagerPort = cm.Process, cm.Port
@@ -150,6 +157,45 @@ func bringUp(ctx context.Context, dir string) error {
 	}
 	agg.alice = filepath.Join(dir, "alice.kubeconfig")
 	return writeTokenKubeconfig(agg.alice, agg.host.URL(), agg.env.PKI.CACert, aliceToken)
+}
+
+// namespace is where the chart would be installed: the Service the
+// APIServices name and the components' ServiceAccounts live there.
+const namespace = "mco-system"
+
+// componentIdentities gives each component the host identity the chart
+// gives it: the chart's aggregated-mode RBAC is applied to the host, and
+// each component gets a kubeconfig with a token of its ServiceAccount, so
+// that what the components do on the host is held to those roles.
+func componentIdentities(ctx context.Context, dir string) (map[string]string, error) {
+	chart := filepath.Join("..", "..", "charts", "mco")
+	rbac, err := exec.CommandContext(ctx, filepath.Join(agg.binDir, "helm"), "template", "mco", chart, "--namespace", namespace,
+		"--set", "mode=aggregated", "--show-only", "templates/aggregated.yaml").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("helm template: %w\n%s", err, rbac)
+	}
+	if out, err := hostKubectl("", "", "create", "namespace", namespace); err != nil {
+		return nil, fmt.Errorf("%w\n%s", err, out)
+	}
+	if out, err := hostKubectl("", string(rbac), "apply", "-f", "-"); err != nil {
+		return nil, fmt.Errorf("apply the chart's RBAC: %w\n%s", err, out)
+	}
+	out := map[string]string{}
+	for _, c := range []string{"apiserver", "scheduler", "controller-manager"} {
+		sa := "mco-" + c
+		if o, err := hostKubectl("", "", "-n", namespace, "create", "serviceaccount", sa); err != nil {
+			return nil, fmt.Errorf("%w\n%s", err, o)
+		}
+		token, err := hostKubectl("", "", "-n", namespace, "create", "token", sa, "--duration=2h")
+		if err != nil {
+			return nil, fmt.Errorf("token of %s: %w\n%s", sa, err, token)
+		}
+		out[c] = filepath.Join(dir, sa+".kubeconfig")
+		if err := writeTokenKubeconfig(out[c], agg.host.URL(), agg.env.PKI.CACert, strings.TrimSpace(token)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // servedGroupVersions are the API versions mco-apiserver serves in

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // certificates, the admin token, the hash of the CA a certificate was
 // issued under); they are replaced before comparing. Multi-line values (a
 // user's CA bundle) are not: they come from the values file.
-var generated = regexp.MustCompile(`(?m)^(\s*(?:tls\.crt|tls\.key|ca\.crt|token|tokens\.csv|sa\.key|encryption\.yaml|mco-org\.github\.io/issued-for|certificate-authority-data): )([^|\s].*)$`)
+var generated = regexp.MustCompile(`(?m)^(\s*(?:tls\.crt|tls\.key|ca\.crt|token|tokens\.csv|sa\.key|encryption\.yaml|mco-org\.github\.io/issued-for|certificate-authority-data|caBundle): )([^|\s].*)$`)
 
 func mask(manifest string) string { return generated.ReplaceAllString(manifest, "${1}<generated>") }
 
@@ -34,6 +34,7 @@ func TestGolden(t *testing.T) {
 		{"ha", append([]string{"-f", "testdata/ha.values.yaml"}, monitoring...)},
 		{"certmanager", []string{"-f", "testdata/certmanager.values.yaml"}},
 		{"existing", []string{"-f", "testdata/existing.values.yaml"}},
+		{"aggregated", []string{"-f", "testdata/aggregated.values.yaml"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

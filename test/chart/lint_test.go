@@ -32,6 +32,7 @@ func TestSchemaRefuses(t *testing.T) {
 		{"external etcd without servers", []string{"etcd.mode=external"}, "servers"},
 		{"external etcd server without scheme", []string{"etcd.mode=external", "etcd.external.servers={etcd:2379}"}, "servers"},
 		{"pki mode", []string{"pki.mode=vault"}, "mode"},
+		{"mode", []string{"mode=federated"}, "mode"},
 		{"certManager without issuer", []string{"pki.mode=certManager", "pki.caBundle=-----BEGIN CERTIFICATE-----x"}, "name"},
 		{"certManager without CA bundle", []string{"pki.mode=certManager", "pki.certManager.issuerRef.name=ca"}, "caBundle"},
 		{"existing without secrets", []string{"pki.mode=existing", "pki.caBundle=-----BEGIN CERTIFICATE-----x"}, "apiserver"},

@@ -61,8 +61,8 @@ type Registration struct {
 // against.
 func (r Registration) ServiceName() string { return r.Service + "." + r.Namespace + ".svc" }
 
-// Manifest is the namespace, ExternalName Service and one APIService per
-// group version, as YAML for kubectl apply on the host.
+// Manifest is the ExternalName Service (in an existing namespace) and one
+// APIService per group version, as YAML for kubectl apply on the host.
 func (r Registration) Manifest() (string, error) {
 	ca, err := os.ReadFile(r.CAFile)
 	if err != nil {
@@ -70,10 +70,6 @@ func (r Registration) Manifest() (string, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `apiVersion: v1
-kind: Namespace
-metadata: {name: %[1]s}
----
-apiVersion: v1
 kind: Service
 metadata: {name: %[2]s, namespace: %[1]s}
 spec:
