@@ -65,12 +65,17 @@ member-bins:
 test-e2e: build member-bins
 	go test -count=1 -timeout 30m ./test/e2e/...
 
-.PHONY: test-ha test-differential test-differential-long
+.PHONY: test-ha test-aggregated test-differential test-differential-long
 
 ## test-ha: mco on a 3-member etcd cluster with two apiservers behind a load balancer and standby components; kills parts of it (part of test)
 test-ha: build member-bins kubectl
 	go build -o $(BIN)/mco-localup ./hack/localup
 	go test -count=1 -timeout 20m -v ./test/ha/
+
+## test-aggregated: mco-apiserver behind a real kube-apiserver's aggregation layer, the components under the chart's host RBAC (part of test)
+test-aggregated: build member-bins kubectl
+	hack/build-tools.sh helm
+	go test -count=1 -timeout 10m -v ./test/aggregated/
 
 
 ## test-differential: mco-apiserver against a real kube-apiserver on the corpus, Karmada's examples and 100 mutations per kind (part of test)

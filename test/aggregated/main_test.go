@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -29,7 +28,7 @@ import (
 type setup struct {
 	binDir string
 	env    *localcluster.Env
-	// host is the host cluster's admin kubeconfig; mco is mco-apiserver
+	// host is the host cluster (its Kubeconfig is the admin's); mco is mco-apiserver
 	// itself, reached directly.
 	host *localcluster.Member
 	mco  *localcluster.Component
@@ -44,48 +43,21 @@ var agg setup
 const aliceToken = "alice-token-0123456789"
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	agg.binDir = filepath.Join(root, "_output", "bin")
-	dir, err := os.MkdirTemp("", "mco-aggregated-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	start := time.Now()
-	err = bringUp(ctx, dir)
-	cancel()
-	code := 1
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "aggregated: bring up:", err)
-	} else {
-		fmt.Printf("aggregated: host, member1 and mco-apiserver behind the host's aggregator up in %s\n",
-			time.Since(start).Round(time.Millisecond))
-		code = m.Run()
-	}
-	if agg.env != nil {
-		agg.env.Down()
-	}
-	if code == 0 {
-		_ = os.RemoveAll(dir)
-	} else {
-		fmt.Fprintf(os.Stderr, "aggregated: logs kept in %s\n", filepath.Join(dir, "logs"))
-	}
-	return code
+	os.Exit(localcluster.RunSuite(m, "aggregated", bringUp))
 }
 
 // bringUp starts the host and member1, mco-apiserver behind the host,
 // registers it there, starts the scheduler and controller-manager against
 // the host and joins member1.
-func bringUp(ctx context.Context, dir string) error {
+func bringUp(ctx context.Context, dir, binDir string) (*localcluster.Env, string, error) {
+	agg.binDir = binDir
+	if err := start(ctx, dir); err != nil {
+		return agg.env, "", err
+	}
+	return agg.env, "host, member1 and mco-apiserver behind the host's aggregator", nil
+}
+
+func start(ctx context.Context, dir string) error {
 	aggregator, err := localcluster.AggregatorArgs(filepath.Join(dir, "front-proxy"))
 	if err != nil {
 		return err

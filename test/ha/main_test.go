@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/mco-org/mco/pkg/testing/localcluster"
 )
@@ -27,50 +26,25 @@ type setup struct {
 var ha setup
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
+	os.Exit(localcluster.RunSuite(m, "ha", bringUp))
 }
 
-func run(m *testing.M) int {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	ha.binDir = filepath.Join(root, "_output", "bin")
-	lb := filepath.Join(ha.binDir, "mco-localup")
+func bringUp(ctx context.Context, dir, binDir string) (*localcluster.Env, string, error) {
+	ha.binDir = binDir
+	lb := filepath.Join(binDir, "mco-localup")
 	if _, err := os.Stat(lb); err != nil {
-		fmt.Fprintf(os.Stderr, "ha: %s missing: make test builds it (go build -o %s ./hack/localup)\n", lb, lb)
-		return 1
+		return nil, "", fmt.Errorf("%s missing: make test builds it (go build -o %s ./hack/localup)", lb, lb)
 	}
-	dir, err := os.MkdirTemp("", "mco-ha-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	start := time.Now()
+	var err error
 	ha.env, err = localcluster.Up(ctx, localcluster.Options{
-		Dir: dir, BinDir: ha.binDir, BareMembers: true, ControlPlane: true,
+		Dir: dir, BinDir: binDir, BareMembers: true, ControlPlane: true,
 		Members: []localcluster.MemberSpec{{Name: "member1"}},
 		HA:      true, LBCommand: []string{lb, "lb"},
 	})
-	cancel()
-	code := 1
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "ha: bring up:", err)
-	} else {
-		ha.admin = ha.env.MCO.Kubeconfig
-		fmt.Printf("ha: 3 etcd members, 2 mco-apiservers behind %s, 2 schedulers, 2 controller-managers and a member up in %s\n",
-			ha.env.MCO.URL(), time.Since(start).Round(time.Millisecond))
-		code = m.Run()
+		return ha.env, "", err
 	}
-	if ha.env != nil {
-		ha.env.Down()
-	}
-	if code == 0 {
-		_ = os.RemoveAll(dir)
-	} else {
-		fmt.Fprintf(os.Stderr, "ha: logs kept in %s\n", filepath.Join(dir, "logs"))
-	}
-	return code
+	ha.admin = ha.env.MCO.Kubeconfig
+	return ha.env, fmt.Sprintf("3 etcd members, 2 mco-apiservers behind %s, 2 schedulers, 2 controller-managers and a member",
+		ha.env.MCO.URL()), nil
 }
