@@ -58,6 +58,12 @@ func TestServedThroughHost(t *testing.T) {
 	if !strings.Contains(out, "clusterNames") {
 		t.Errorf("kubectl explain through the host:\n%s", out)
 	}
+	// The cluster proxy, through the host: mco-apiserver reads the member's
+	// credentials from the host and forwards as the caller.
+	out = mustHostKubectl(t, "", "", "get", "--raw", "/apis/cluster.karmada.io/v1alpha1/clusters/member1/proxy/api/v1/namespaces/kube-system")
+	if !strings.Contains(out, `"name":"kube-system"`) {
+		t.Errorf("a member's namespace through the host's cluster proxy:\n%s", out)
+	}
 	// A bad object gets mco's field errors back through the host.
 	out, err := hostKubectl("", strings.Replace(examplePolicy("bad"), "Deployment", "", 1), "apply", "-f", "-")
 	if err == nil || !strings.Contains(out, "spec.resourceSelectors[0].kind") {
