@@ -48,6 +48,17 @@ func TestServedThroughHost(t *testing.T) {
 	if !strings.Contains(out, "listed") {
 		t.Errorf("kubectl get propagationpolicies -A through the host:\n%s", out)
 	}
+	// Server-side apply through the host, and the host's namespaces are
+	// the ones mco's objects may live in.
+	mustHostKubectl(t, "", examplePolicy("listed"), "apply", "--server-side", "--field-manager=platform", "--force-conflicts", "-f", "-")
+	managers := mustHostKubectl(t, "", "", "get", "propagationpolicy", "listed", "-o", "jsonpath={.metadata.managedFields[*].manager}")
+	if !strings.Contains(managers, "platform") {
+		t.Errorf("managers of a policy applied server-side through the host: %q", managers)
+	}
+	out, err := hostKubectl("", strings.Replace(examplePolicy("elsewhere"), "namespace: default", "namespace: not-in-host", 1), "apply", "-f", "-")
+	if err == nil || !strings.Contains(out, `namespaces "not-in-host" not found`) {
+		t.Errorf("a policy in a namespace the host lacks: err %v\n%s", err, out)
+	}
 	out = mustHostKubectl(t, "", "", "api-resources", "--api-group=work.karmada.io", "-o", "name")
 	for _, r := range []string{"resourcebindings.work.karmada.io", "works.work.karmada.io"} {
 		if !strings.Contains(out, r) {
@@ -65,7 +76,7 @@ func TestServedThroughHost(t *testing.T) {
 		t.Errorf("a member's namespace through the host's cluster proxy:\n%s", out)
 	}
 	// A bad object gets mco's field errors back through the host.
-	out, err := hostKubectl("", strings.Replace(examplePolicy("bad"), "Deployment", "", 1), "apply", "-f", "-")
+	out, err = hostKubectl("", strings.Replace(examplePolicy("bad"), "Deployment", "", 1), "apply", "-f", "-")
 	if err == nil || !strings.Contains(out, "spec.resourceSelectors[0].kind") {
 		t.Errorf("a policy without a kind: err %v\n%s", err, out)
 	}
