@@ -43,7 +43,7 @@ kubectl:
 run: build kubectl
 	hack/run.sh
 
-.PHONY: local-up local-up-ha local-down member-bins test-e2e
+.PHONY: local-up local-up-ha local-up-aggregated local-down member-bins test-e2e
 
 ## local-up: mco plus three real member clusters, joined; returns when ready
 local-up:
@@ -52,6 +52,10 @@ local-up:
 ## local-up-ha: the same with a highly available control plane (3 etcd members, 2 apiservers behind a load balancer, 2 of each component)
 local-up-ha:
 	hack/local-up.sh up-ha
+
+## local-up-aggregated: the same with mco-apiserver in aggregated mode behind a host cluster's kube-apiserver (context "mco" is the host)
+local-up-aggregated:
+	hack/local-up.sh up-aggregated
 
 ## local-down: stop everything local-up started
 local-down:

@@ -5,6 +5,7 @@
 #
 #   hack/local-up.sh [up]            build what is needed and start everything
 #   hack/local-up.sh up-ha           the same with a highly available control plane
+#   hack/local-up.sh up-aggregated   the same with mco-apiserver behind a host cluster's kube-apiserver
 #   hack/local-up.sh down            stop every process started, by pid
 #   hack/local-up.sh pause member2   SIGSTOP member2's kube-apiserver (resume: SIGCONT)
 set -o errexit -o nounset -o pipefail
@@ -30,12 +31,17 @@ case "${verb}" in
     hack/build-member-binaries.sh
     localup --ha up
     ;;
+  up-aggregated)
+    hack/build.sh "${ROOT}/_output/bin"
+    hack/build-member-binaries.sh
+    localup --aggregated up
+    ;;
   down|status|pause|resume|stop|start)
     shift || true
     localup "${verb}" "$@"
     ;;
   *)
-    echo "usage: $0 [up|up-ha|down|status|pause M|resume M|stop M|start M]" >&2
+    echo "usage: $0 [up|up-ha|up-aggregated|down|status|pause M|resume M|stop M|start M]" >&2
     exit 2
     ;;
 esac

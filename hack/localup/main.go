@@ -1,7 +1,7 @@
 // Command localup brings up, inspects and tears down the local environment
 // of `make local-up`: mco plus three real member clusters.
 //
-//	localup [--ha] up | down | status | pause M | resume M | stop M | start M
+//	localup [--ha|--aggregated] up | down | status | pause M | resume M | stop M | start M
 //	localup lb --listen ADDR --backend ADDR...   (the HA load balancer, in the foreground)
 package main
 
@@ -34,8 +34,12 @@ func run(ctx context.Context, args []string) error {
 	dir := fs.String("dir", "_output/local-up", "state, data and logs")
 	bin := fs.String("bin-dir", "_output/bin", "binaries")
 	ha := fs.Bool("ha", false, "up: a highly available control plane (3 etcd members, 2 mco-apiservers behind a load balancer, 2 of each component)")
+	aggregated := fs.Bool("aggregated", false, "up: mco-apiserver in aggregated mode behind a host cluster's kube-apiserver, which every client and component goes through")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *ha && *aggregated {
+		return fmt.Errorf("--ha and --aggregated are exclusive")
 	}
 	if fs.NArg() == 0 {
 		return fmt.Errorf("usage: localup [flags] up|down|status|pause|resume|stop|start [member] | lb --listen ADDR --backend ADDR...")
@@ -51,7 +55,7 @@ func run(ctx context.Context, args []string) error {
 	verb, rest := fs.Arg(0), fs.Args()[1:]
 	switch verb {
 	case "up":
-		return up(ctx, absDir, absBin, *ha)
+		return up(ctx, absDir, absBin, *ha, *aggregated)
 	case "lb":
 		return runLB(ctx, rest)
 	case "down":
@@ -81,7 +85,7 @@ func run(ctx context.Context, args []string) error {
 	return fmt.Errorf("unknown command %q", verb)
 }
 
-func up(ctx context.Context, dir, bin string, ha bool) error {
+func up(ctx context.Context, dir, bin string, ha, aggregated bool) error {
 	if env, err := localcluster.Load(dir); err == nil {
 		fmt.Println("stopping the previous environment first")
 		env.Down()
@@ -93,12 +97,16 @@ func up(ctx context.Context, dir, bin string, ha bool) error {
 	}
 	env, err := localcluster.Up(ctx, localcluster.Options{
 		Dir: dir, BinDir: bin, Members: localcluster.DefaultMembers(), ControlPlane: true,
-		HA: ha, LBCommand: []string{self, "lb"},
+		HA: ha, LBCommand: []string{self, "lb"}, Aggregated: aggregated,
 	})
 	if err != nil {
 		return fmt.Errorf("%w (logs in %s)", err, filepath.Join(dir, "logs"))
 	}
 	contexts := []kubeconfig.Context{{Name: "mco", Server: env.MCO.URL(), Files: pki.FilesIn(filepath.Join(env.MCO.DataDir, "pki"))}}
+	if aggregated {
+		// mco is reached through the host, with the host's admin.
+		contexts = []kubeconfig.Context{{Name: "mco", Server: env.Host.URL(), Files: env.PKI.Files}}
+	}
 	for _, m := range env.Members {
 		contexts = append(contexts, kubeconfig.Context{Name: m.Spec.Name, Server: m.URL(), Files: env.PKI.Files})
 	}
@@ -107,7 +115,10 @@ func up(ctx context.Context, dir, bin string, ha bool) error {
 		return err
 	}
 	what := "mco (apiserver, scheduler, controller-manager)"
-	if ha {
+	switch {
+	case aggregated:
+		what = fmt.Sprintf("mco, aggregated behind a host cluster's kube-apiserver (context \"mco\", %s),", env.Host.URL())
+	case ha:
 		what = fmt.Sprintf("mco, highly available (3 etcd members, 2 apiservers behind %s, 2 schedulers, 2 controller-managers),", env.MCO.URL())
 	}
 	fmt.Printf(`

@@ -138,12 +138,12 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}]
 // bearer token (none when empty).
 func directStatus(t *testing.T, token, path string) int {
 	t.Helper()
-	client, err := rest.HTTPClientFor(&rest.Config{TLSClientConfig: rest.TLSClientConfig{CAFile: agg.reg.CAFile}})
+	client, err := rest.HTTPClientFor(&rest.Config{TLSClientConfig: rest.TLSClientConfig{CAFile: agg.caFile}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	client.Timeout = 20 * time.Second
-	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("https://127.0.0.1:%d%s", agg.mco.Port, path), nil)
+	req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("https://127.0.0.1:%d%s", agg.env.MCO.Port, path), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,33 +32,48 @@ type Options struct {
 	// and --backend=ADDR flags).
 	HA        bool
 	LBCommand []string
+	// Aggregated runs mco behind a host cluster (aggregated.go): a bare
+	// kube-apiserver with the aggregation layer on (plus
+	// HostAPIServerArgs) that mco-apiserver registers in; the components
+	// and every client go through the host, the components as Identities
+	// gives (the host's admin when nil). Members are joined through it.
+	Aggregated        bool
+	HostAPIServerArgs []string
+	Identities        Identities
 }
 
 // Env is a running set of member clusters (and mco), persisted in
 // Dir/state.json so that another process can stop, pause or resume it.
 type Env struct {
-	Dir        string        `json:"dir"`
-	BinDir     string        `json:"binDir"`
-	KwokStages string        `json:"kwokStages"`
-	PKI        PKI           `json:"pki"`
-	Etcd       *Process      `json:"etcd"`
-	EtcdURL    string        `json:"etcdURL"`
-	Members    []*Member     `json:"members"`
-	MCO        *ControlPlane `json:"mco,omitempty"`
+	Dir        string    `json:"dir"`
+	BinDir     string    `json:"binDir"`
+	KwokStages string    `json:"kwokStages"`
+	PKI        PKI       `json:"pki"`
+	Etcd       *Process  `json:"etcd"`
+	EtcdURL    string    `json:"etcdURL"`
+	Members    []*Member `json:"members"`
+	// Host is the cluster mco-apiserver is aggregated into, if any.
+	Host *Member       `json:"host,omitempty"`
+	MCO  *ControlPlane `json:"mco,omitempty"`
 }
 
 const stateFile = "state.json"
 
 // Up starts etcd, the members (concurrently) with their fake nodes and,
 // when asked, mco joined to every member. It returns once every member has
-// Ready nodes (bare members: a ready kube-apiserver). On failure it stops
-// what it started.
+// Ready nodes (bare members: a ready kube-apiserver). On failure, or a
+// panic, it stops what it started.
 func Up(ctx context.Context, o Options) (env *Env, err error) {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
 	}
 	env = &Env{Dir: o.Dir, BinDir: o.BinDir, KwokStages: filepath.Join(o.BinDir, "kwok-stages.yaml")}
 	defer func() {
+		// A panic (in an Identities hook, say) stops what was started too.
+		if r := recover(); r != nil {
+			env.Down()
+			panic(r)
+		}
 		if err != nil {
 			env.Down()
 		}
@@ -86,7 +101,16 @@ func Up(ctx context.Context, o Options) (env *Env, err error) {
 			}
 		}()
 	}
+	var hostErr error
+	if o.Aggregated {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			env.Host, hostErr = startHost(ctx, env, o.HostAPIServerArgs)
+		}()
+	}
 	wg.Wait()
+	errs = append(errs, hostErr)
 	for _, m := range members {
 		if m != nil {
 			env.Members = append(env.Members, m)
@@ -100,7 +124,12 @@ func Up(ctx context.Context, o Options) (env *Env, err error) {
 	}
 	if o.ControlPlane {
 		start := startControlPlane
-		if o.HA {
+		switch {
+		case o.Aggregated:
+			start = func(ctx context.Context, env *Env) (*ControlPlane, error) {
+				return startAggregatedControlPlane(ctx, env, o.Identities)
+			}
+		case o.HA:
 			start = func(ctx context.Context, env *Env) (*ControlPlane, error) {
 				return startHAControlPlane(ctx, env, o.LBCommand)
 			}
@@ -163,6 +192,9 @@ func (e *Env) Processes() []*Process {
 	}
 	for _, m := range e.Members {
 		out = append(out, m.Processes()...)
+	}
+	if e.Host != nil {
+		out = append(out, e.Host.Processes()...)
 	}
 	return append(out, e.Etcd)
 }
