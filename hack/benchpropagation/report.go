@@ -101,6 +101,11 @@ func (r *result) print(w io.Writer) error {
 		p("  %-8s %6.2f   %s", d.server, d.total/float64(r.deployments), largest(d.byKey, 8))
 	}
 	p("  %-8s %6.2f", "total", r.writesPerDeployment())
+	for _, d := range r.writes {
+		if d.events > 0 {
+			p("  Events written on %s: %.2f per Deployment (outside the budget)", d.server, d.events/float64(r.deployments))
+		}
+	}
 	p("")
 	p("memory at the end (VmRSS): mco-apiserver %.1f MiB, mco-controller-manager %.1f MiB", r.rssAPIServer, r.rssControllerManager)
 	p("")
