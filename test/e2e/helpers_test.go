@@ -84,15 +84,30 @@ func memberReplicas(ctx context.Context, t *testing.T, ns, name string) map[stri
 // absent).
 func waitReplicas(t *testing.T, ns, name string, want map[string]int32) {
 	t.Helper()
+	_, mco := mcoClients(t)
 	eventually(t, 90*time.Second, fmt.Sprintf("deployment %s/%s in members %v", ns, name, want), func(ctx context.Context) (bool, string) {
 		got := memberReplicas(ctx, t, ns, name)
 		for m, w := range want {
 			if got[m] != w {
-				return false, fmt.Sprintf("members have %v", got)
+				return false, fmt.Sprintf("members have %v; %s", got, bindingSummary(ctx, mco, ns, name+"-deployment"))
 			}
 		}
 		return true, ""
 	})
+}
+
+// bindingSummary tells where a binding is scheduled and its conditions,
+// for failure messages.
+func bindingSummary(ctx context.Context, mco mcoclient.Interface, ns, name string) string {
+	b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return fmt.Sprintf("binding %s: %v", name, err)
+	}
+	var conds []string
+	for _, c := range b.Status.Conditions {
+		conds = append(conds, fmt.Sprintf("%s=%s (%s: %s)", c.Type, c.Status, c.Reason, c.Message))
+	}
+	return fmt.Sprintf("binding %s scheduled to %v, conditions %v", name, b.Spec.Clusters, conds)
 }
 
 // namespace creates a namespace on mco for one test (left in place: the

@@ -42,13 +42,17 @@ func (k Kubectl) Must(t testing.TB, stdin string, args ...string) string {
 }
 
 // Eventually polls cond every 250ms until it holds, failing t with its
-// last message after timeout.
+// last message after timeout. A message from a call cut short by the
+// timeout itself (its requests failing with the context) does not replace
+// the one before.
 func Eventually(t testing.TB, timeout time.Duration, what string, cond func(ctx context.Context) (bool, string)) {
 	t.Helper()
 	last := ""
 	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
 		ok, msg := cond(ctx)
-		last = msg
+		if ctx.Err() == nil || last == "" {
+			last = msg
+		}
 		return ok, nil
 	})
 	if err != nil {
