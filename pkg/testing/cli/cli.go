@@ -43,14 +43,15 @@ func (k Kubectl) Must(t testing.TB, stdin string, args ...string) string {
 
 // Eventually polls cond every 250ms until it holds, failing t with its
 // last message after timeout. A message from a call cut short by the
-// timeout itself (its requests failing with the context) does not replace
-// the one before.
+// timeout itself (its requests failing with the context, or refused by a
+// rate limiter that would pass the deadline) does not replace the one
+// before.
 func Eventually(t testing.TB, timeout time.Duration, what string, cond func(ctx context.Context) (bool, string)) {
 	t.Helper()
 	last := ""
 	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
 		ok, msg := cond(ctx)
-		if ctx.Err() == nil || last == "" {
+		if last == "" || !nearDeadline(ctx) {
 			last = msg
 		}
 		return ok, nil
@@ -58,4 +59,11 @@ func Eventually(t testing.TB, timeout time.Duration, what string, cond func(ctx 
 	if err != nil {
 		t.Fatalf("%s: not within %s: %s", what, timeout, last)
 	}
+}
+
+// nearDeadline tells whether ctx is done or within a second of its
+// deadline.
+func nearDeadline(ctx context.Context) bool {
+	dl, ok := ctx.Deadline()
+	return ctx.Err() != nil || (ok && time.Until(dl) < time.Second)
 }
