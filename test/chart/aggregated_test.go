@@ -20,12 +20,7 @@ import (
 // authentication is rendered.
 func TestAggregatedMode(t *testing.T) {
 	objs := objects(t, render(t, "--set", "mode=aggregated"))
-	caData, err := objectData(objs, "Secret", release+"-ca")
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots := x509.NewCertPool()
-	roots.AddCert(parseCert(t, caData["tls.crt"]))
+	roots, caPEM := generatedCA(t, objs)
 	tlsData, err := objectData(objs, "Secret", release+"-apiserver-tls")
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +48,7 @@ func TestAggregatedMode(t *testing.T) {
 		}
 		bundle, _, _ := unstructured.NestedString(o.Object, "spec", "caBundle")
 		pemCA, err := base64.StdEncoding.DecodeString(bundle)
-		if err != nil || string(pemCA) != caData["tls.crt"] {
+		if err != nil || string(pemCA) != caPEM {
 			t.Errorf("APIService %s: caBundle is not the CA (%v)", o.GetName(), err)
 		}
 	}

@@ -17,16 +17,7 @@ import (
 // certificate is its own identity, and the admin kubeconfig trusts the CA.
 func TestGeneratedPKI(t *testing.T) {
 	objs := objects(t, render(t, "--set", "apiserver.extraSANs={mco.example.com,203.0.113.10}"))
-	caData, err := objectData(objs, "Secret", release+"-ca")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ca := parseCert(t, caData["tls.crt"])
-	if !ca.IsCA {
-		t.Fatal("the CA certificate is not a CA")
-	}
-	roots := x509.NewCertPool()
-	roots.AddCert(ca)
+	roots, caPEM := generatedCA(t, objs)
 
 	cases := []struct {
 		secret, cn string
@@ -58,7 +49,7 @@ func TestGeneratedPKI(t *testing.T) {
 		if time.Until(cert.NotAfter) < 9*365*24*time.Hour {
 			t.Errorf("%s expires %s, want the default 10 years", tc.secret, cert.NotAfter)
 		}
-		if data["ca.crt"] != caData["tls.crt"] {
+		if data["ca.crt"] != caPEM {
 			t.Errorf("%s ca.crt is not the CA", tc.secret)
 		}
 	}
@@ -76,7 +67,7 @@ func TestGeneratedPKI(t *testing.T) {
 		t.Fatal(err)
 	}
 	cluster := admin.Clusters[admin.Contexts[admin.CurrentContext].Cluster]
-	if string(cluster.CertificateAuthorityData) != caData["tls.crt"] {
+	if string(cluster.CertificateAuthorityData) != caPEM {
 		t.Error("the admin kubeconfig does not trust the CA")
 	}
 	if cluster.Server != "https://mco-apiserver.mco-system.svc:443" {
@@ -109,4 +100,21 @@ func parseCert(t *testing.T, pemData string) *x509.Certificate {
 		t.Fatal(err)
 	}
 	return cert
+}
+
+// generatedCA returns the generated CA of a rendering as a pool of roots,
+// and as PEM.
+func generatedCA(t *testing.T, objs []*unstructured.Unstructured) (*x509.CertPool, string) {
+	t.Helper()
+	caData, err := objectData(objs, "Secret", release+"-ca")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca := parseCert(t, caData["tls.crt"])
+	if !ca.IsCA {
+		t.Fatal("the CA certificate is not a CA")
+	}
+	roots := x509.NewCertPool()
+	roots.AddCert(ca)
+	return roots, caData["tls.crt"]
 }
