@@ -117,7 +117,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.AllowPrivileged, "allow-privileged", o.AllowPrivileged,
 		"Accept templates whose pods have privileged containers, as kube-apiserver's flag of the same name does. On by default (kube-apiserver's is off): each member's kube-apiserver still decides for what it runs.")
 	fs.StringVar(&o.ClientCA.CertFile, "client-ca-file", o.ClientCA.CertFile,
-		"CA bundle client certificates are verified with, shared by every replica, instead of the CA created under --data-dir/pki.")
+		"CA bundle client certificates are verified with, shared by every replica, instead of the CA created under --data-dir/pki. With --mode=aggregated: the CA of client certificates presented to mco-apiserver directly; default: the host's, from its extension-apiserver-authentication ConfigMap.")
 	fs.StringVar(&o.ClientCA.KeyFile, "client-ca-key-file", o.ClientCA.KeyFile,
 		"Key of --client-ca-file. With it, the serving certificate (unless --tls-cert-file is given) and the admin's and components' client certificates and kubeconfigs are issued under --data-dir; without it, none are, and --tls-cert-file is required.")
 	fs.StringVar(&o.ServiceAccount.Issuer, "service-account-issuer", o.ServiceAccount.Issuer,
