@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -17,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -26,28 +23,28 @@ import (
 	"github.com/mco-org/mco/pkg/registry/karmada"
 )
 
-// FrontProxyClient is the identity a host's aggregator presents to the
+// frontProxyClient is the identity a host's aggregator presents to the
 // apiservers it proxies to; they trust the names it sends in its request
 // headers.
-var FrontProxyClient = pki.Client{Name: "front-proxy-client", User: "front-proxy-client"}
+var frontProxyClient = pki.Client{Name: "front-proxy-client", User: "front-proxy-client"}
 
-// AggregatorArgs creates a front-proxy PKI under dir and returns the
+// aggregatorArgs creates a front-proxy PKI under dir and returns the
 // kube-apiserver flags of an aggregation layer that uses it. Requests are
 // routed to an APIService's Service, not its endpoints
 // (--enable-aggregator-routing=false), so that an ExternalName Service can
 // name a loopback address.
-func AggregatorArgs(dir string) ([]string, error) {
+func aggregatorArgs(dir string) ([]string, error) {
 	files, _, err := pki.Ensure(dir, nil, pki.SharedCA{})
 	if err != nil {
 		return nil, fmt.Errorf("front-proxy PKI: %w", err)
 	}
-	if err := pki.IssueClient(files, FrontProxyClient); err != nil {
+	if err := pki.IssueClient(files, frontProxyClient); err != nil {
 		return nil, err
 	}
-	cert, key := files.ClientPair(FrontProxyClient)
+	cert, key := files.ClientPair(frontProxyClient)
 	return []string{
 		"--requestheader-client-ca-file=" + files.CACert,
-		"--requestheader-allowed-names=" + FrontProxyClient.User,
+		"--requestheader-allowed-names=" + frontProxyClient.User,
 		"--requestheader-username-headers=X-Remote-User",
 		"--requestheader-group-headers=X-Remote-Group",
 		"--requestheader-extra-headers-prefix=X-Remote-Extra-",
@@ -57,56 +54,54 @@ func AggregatorArgs(dir string) ([]string, error) {
 	}, nil
 }
 
-// Registration is how a host reaches an aggregated mco-apiserver.
-type Registration struct {
-	// Namespace and Service name the Service the APIServices point at;
-	// the serving certificate must carry Service.Namespace.svc.
-	Namespace, Service string
-	// Address is what the ExternalName Service resolves to, Port the
+// registration is how a host reaches an aggregated mco-apiserver.
+type registration struct {
+	// namespace and service name the Service the APIServices point at;
+	// the serving certificate must carry service.namespace.svc.
+	namespace, service string
+	// address is what the ExternalName Service resolves to, port the
 	// port mco-apiserver listens on there.
-	Address string
-	Port    int
-	// CAFile is the CA of mco-apiserver's serving certificate.
-	CAFile string
-	// GroupVersions are the APIs mco-apiserver serves.
-	GroupVersions []schema.GroupVersion
+	address string
+	port    int
+	// caFile is the CA of mco-apiserver's serving certificate.
+	caFile string
+	// groupVersions are the APIs mco-apiserver serves.
+	groupVersions []schema.GroupVersion
 }
 
-// ServiceName is the name the aggregator verifies the serving certificate
+// serviceName is the name the aggregator verifies the serving certificate
 // against.
-func (r Registration) ServiceName() string { return r.Service + "." + r.Namespace + ".svc" }
+func (r registration) serviceName() string { return r.service + "." + r.namespace + ".svc" }
 
-// Manifest is the ExternalName Service (in an existing namespace) and one
-// APIService per group version, as YAML for kubectl apply on the host.
-func (r Registration) Manifest() (string, error) {
-	ca, err := os.ReadFile(r.CAFile)
+// Resources of the registration's objects.
+var (
+	servicesResource    = corev1.SchemeGroupVersion.WithResource("services")
+	apiServicesResource = schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
+)
+
+// objects are the ExternalName Service (in an existing namespace) and one
+// APIService per group version.
+func (r registration) objects() ([]*unstructured.Unstructured, error) {
+	ca, err := os.ReadFile(r.caFile)
 	if err != nil {
-		return "", fmt.Errorf("CA bundle: %w", err)
+		return nil, fmt.Errorf("CA bundle: %w", err)
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, `apiVersion: v1
-kind: Service
-metadata: {name: %[2]s, namespace: %[1]s}
-spec:
-  type: ExternalName
-  externalName: %[3]s
-  ports: [{name: https, port: %[4]d, protocol: TCP}]
-`, r.Namespace, r.Service, r.Address, r.Port)
-	for _, gv := range r.GroupVersions {
-		fmt.Fprintf(&b, `---
-apiVersion: apiregistration.k8s.io/v1
-kind: APIService
-metadata: {name: %[1]s.%[2]s}
-spec:
-  group: %[2]s
-  version: %[1]s
-  service: {namespace: %[3]s, name: %[4]s, port: %[5]d}
-  caBundle: %[6]s
-  groupPriorityMinimum: 2000
-  versionPriority: 10
-`, gv.Version, gv.Group, r.Namespace, r.Service, r.Port, base64.StdEncoding.EncodeToString(ca))
+	out := []*unstructured.Unstructured{{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Service",
+		"metadata": map[string]any{"name": r.service, "namespace": r.namespace},
+		"spec": map[string]any{"type": "ExternalName", "externalName": r.address,
+			"ports": []any{map[string]any{"name": "https", "port": int64(r.port), "protocol": "TCP"}}},
+	}}}
+	for _, gv := range r.groupVersions {
+		out = append(out, &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+			"metadata": map[string]any{"name": gv.Version + "." + gv.Group},
+			"spec": map[string]any{"group": gv.Group, "version": gv.Version,
+				"service":  map[string]any{"namespace": r.namespace, "name": r.service, "port": int64(r.port)},
+				"caBundle": base64.StdEncoding.EncodeToString(ca), "groupPriorityMinimum": int64(2000), "versionPriority": int64(10)},
+		}})
 	}
-	return b.String(), nil
+	return out, nil
 }
 
 // Identities gives mco's components the host kubeconfigs they run with,
@@ -120,7 +115,7 @@ const hostName = "host"
 // startHost runs the host cluster: a bare kube-apiserver with the
 // aggregation layer on, plus extraArgs.
 func startHost(ctx context.Context, env *Env, extraArgs []string) (*Member, error) {
-	args, err := AggregatorArgs(filepath.Join(env.Dir, "front-proxy"))
+	args, err := aggregatorArgs(filepath.Join(env.Dir, "front-proxy"))
 	if err != nil {
 		return nil, err
 	}
@@ -136,13 +131,13 @@ func startHost(ctx context.Context, env *Env, extraArgs []string) (*Member, erro
 func startAggregatedControlPlane(ctx context.Context, env *Env, identities Identities) (*ControlPlane, error) {
 	host := env.Host
 	c := &ControlPlane{DataDir: filepath.Join(env.Dir, "mco"), Kubeconfig: host.Kubeconfig}
-	reg := Registration{Namespace: AggregatedNamespace, Service: "mco-apiserver", Address: "127.0.0.1",
-		CAFile: pki.FilesIn(filepath.Join(c.DataDir, "pki")).CACert, GroupVersions: AggregatedGroupVersions()}
+	reg := registration{namespace: AggregatedNamespace, service: "mco-apiserver", address: "127.0.0.1",
+		caFile: pki.FilesIn(filepath.Join(c.DataDir, "pki")).CACert, groupVersions: aggregatedGroupVersions()}
 	cfg, err := RESTConfig(host.Kubeconfig)
 	if err != nil {
 		return c, err
 	}
-	if err := ensureNamespace(ctx, cfg, reg.Namespace); err != nil {
+	if err := ensureNamespace(ctx, cfg, reg.namespace); err != nil {
 		return c, err
 	}
 	kubeconfigs := map[string]string{}
@@ -158,34 +153,23 @@ func startAggregatedControlPlane(ctx context.Context, env *Env, identities Ident
 		return host.Kubeconfig
 	}
 	logDir := filepath.Join(env.Dir, "logs", "mco")
-	api, err := StartAggregatedAPIServer(ctx, env.BinDir, c.DataDir, logDir, as("apiserver"), "--tls-sans="+reg.ServiceName())
+	api, err := StartAggregatedAPIServer(ctx, env.BinDir, c.DataDir, logDir, as("apiserver"), "--tls-sans="+reg.serviceName())
 	if api != nil {
 		c.Port, c.APIServer = api.Port, api.Process
 	}
 	if err != nil {
 		return c, err
 	}
-	reg.Port = api.Port
+	reg.port = api.Port
 	if err := reg.apply(ctx, cfg); err != nil {
 		return c, err
 	}
-	sched, err := StartScheduler(ctx, env.BinDir, as("scheduler"), logDir, clientQPS, clientBurst)
-	if sched != nil {
-		c.SchedulerPort, c.Scheduler = sched.Port, sched.Process
-	}
-	if err != nil {
-		return c, err
-	}
-	cm, err := StartControllerManager(ctx, env.BinDir, as("controller-manager"), logDir, controllerManagerArgs()...)
-	if cm != nil {
-		c.ControllerManagerPort, c.ControllerManager = cm.Port, cm.Process
-	}
-	return c, err
+	return c, c.startComponents(ctx, env.BinDir, logDir, as("scheduler"), as("controller-manager"))
 }
 
-// AggregatedGroupVersions are the API versions mco-apiserver serves in
+// aggregatedGroupVersions are the API versions mco-apiserver serves in
 // aggregated mode: the Karmada groups'.
-func AggregatedGroupVersions() []schema.GroupVersion {
+func aggregatedGroupVersions() []schema.GroupVersion {
 	var out []schema.GroupVersion
 	for _, r := range karmada.Resources() {
 		if gv := r.GroupVersion(); !slices.Contains(out, gv) {
@@ -211,10 +195,10 @@ func ensureNamespace(ctx context.Context, cfg *rest.Config, name string) error {
 	return nil
 }
 
-// apply creates (or replaces) the registration's objects in the host and
-// waits until every APIService is Available.
-func (r Registration) apply(ctx context.Context, cfg *rest.Config) error {
-	manifest, err := r.Manifest()
+// apply writes the registration's objects to the host and waits until
+// every APIService is Available.
+func (r registration) apply(ctx context.Context, cfg *rest.Config) error {
+	objs, err := r.objects()
 	if err != nil {
 		return err
 	}
@@ -222,37 +206,35 @@ func (r Registration) apply(ctx context.Context, cfg *rest.Config) error {
 	if err != nil {
 		return err
 	}
-	gvrs := map[string]schema.GroupVersionResource{
-		"Service":    corev1.SchemeGroupVersion.WithResource("services"),
-		"APIService": {Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"},
-	}
-	dec := utilyaml.NewYAMLOrJSONDecoder(strings.NewReader(manifest), 4096)
-	var apiServices []string
-	for {
-		obj := &unstructured.Unstructured{}
-		if err := dec.Decode(&obj.Object); err == io.EOF {
-			break
-		} else if err != nil {
-			return fmt.Errorf("registration manifest: %w", err)
+	for _, obj := range objs {
+		resource := apiServicesResource
+		if obj.GetKind() == "Service" {
+			resource = servicesResource
 		}
-		client := dyn.Resource(gvrs[obj.GetKind()]).Namespace(obj.GetNamespace())
-		_, err := client.Create(ctx, obj, metav1.CreateOptions{})
-		if apierrors.IsAlreadyExists(err) {
-			_, err = client.Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: "mco-localup", Force: true})
-		}
-		if err != nil {
+		if err := createOrReplace(ctx, dyn.Resource(resource).Namespace(obj.GetNamespace()), obj); err != nil {
 			return fmt.Errorf("%s %s in the host: %w", obj.GetKind(), obj.GetName(), err)
 		}
-		if obj.GetKind() == "APIService" {
-			apiServices = append(apiServices, obj.GetName())
-		}
 	}
-	for _, name := range apiServices {
-		if err := waitAvailable(ctx, dyn.Resource(gvrs["APIService"]), name); err != nil {
+	for _, obj := range objs[1:] {
+		if err := waitAvailable(ctx, dyn.Resource(apiServicesResource), obj.GetName()); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// createOrReplace creates obj, or replaces the object of its name: a host
+// kept from an earlier run (local-up reuses its data) holds the old port.
+func createOrReplace(ctx context.Context, client dynamic.ResourceInterface, obj *unstructured.Unstructured) error {
+	existing, err := client.Get(ctx, obj.GetName(), metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		_, err = client.Create(ctx, obj, metav1.CreateOptions{})
+	case err == nil:
+		obj.SetResourceVersion(existing.GetResourceVersion())
+		_, err = client.Update(ctx, obj, metav1.UpdateOptions{})
+	}
+	return err
 }
 
 // waitAvailable waits until the host reports an APIService Available.

@@ -75,21 +75,25 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 		return c, err
 	}
 	// Each component runs as its own least-privileged identity.
-	sched, err := StartScheduler(ctx, env.BinDir, SchedulerKubeconfig(c.DataDir), logDir, clientQPS, clientBurst)
+	return c, c.startComponents(ctx, env.BinDir, logDir, SchedulerKubeconfig(c.DataDir), ControllerManagerKubeconfig(c.DataDir))
+}
+
+// startComponents starts mco-scheduler and mco-controller-manager with
+// the given kubeconfigs and records them in c, also when one fails to
+// become ready, so that it is stopped with the rest.
+func (c *ControlPlane) startComponents(ctx context.Context, binDir, logDir, schedulerKubeconfig, controllerManagerKubeconfig string) error {
+	sched, err := StartScheduler(ctx, binDir, schedulerKubeconfig, logDir, clientQPS, clientBurst)
 	if sched != nil {
 		c.SchedulerPort, c.Scheduler = sched.Port, sched.Process
 	}
 	if err != nil {
-		return c, err
+		return err
 	}
-	cm, err := StartControllerManager(ctx, env.BinDir, ControllerManagerKubeconfig(c.DataDir), logDir, controllerManagerArgs()...)
+	cm, err := StartControllerManager(ctx, binDir, controllerManagerKubeconfig, logDir, controllerManagerArgs()...)
 	if cm != nil {
 		c.ControllerManagerPort, c.ControllerManager = cm.Port, cm.Process
 	}
-	if err != nil {
-		return c, err
-	}
-	return c, nil
+	return err
 }
 
 // controllerManagerArgs are mco-controller-manager's flags here: short

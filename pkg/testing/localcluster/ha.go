@@ -99,18 +99,13 @@ func startHAControlPlane(ctx context.Context, env *Env, lbCommand []string) (*Co
 	if err != nil {
 		return c, err
 	}
-	sched, err := StartScheduler(ctx, env.BinDir, schedConfig, logDir, clientQPS, clientBurst)
-	if sched != nil {
-		c.SchedulerPort, c.Scheduler = sched.Port, sched.Process
-		c.HA.Schedulers = append(c.HA.Schedulers, sched.Process)
+	err = c.startComponents(ctx, env.BinDir, logDir, schedConfig, cmConfig)
+	// The HA lists are what is stopped: the first replicas go in first.
+	if c.Scheduler != nil {
+		c.HA.Schedulers = append(c.HA.Schedulers, c.Scheduler)
 	}
-	if err != nil {
-		return c, err
-	}
-	cm, err := StartControllerManager(ctx, env.BinDir, cmConfig, logDir, controllerManagerArgs()...)
-	if cm != nil {
-		c.ControllerManagerPort, c.ControllerManager = cm.Port, cm.Process
-		c.HA.ControllerManagers = append(c.HA.ControllerManagers, cm.Process)
+	if c.ControllerManager != nil {
+		c.HA.ControllerManagers = append(c.HA.ControllerManagers, c.ControllerManager)
 	}
 	if err != nil {
 		return c, err
