@@ -88,7 +88,9 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
+	restStart, restBefore := time.Now(), sampleCPU(b.env)
 	sleep(ctx, b.o.settle)
+	r.restCPU = cpuUse(restBefore, sampleCPU(b.env), time.Since(restStart))
 	before, err := b.scrapeAll(ctx)
 	if err != nil {
 		return nil, err

@@ -59,8 +59,9 @@ func processCPU(pid int) (time.Duration, error) {
 
 // cpuShare is one process's CPU use over a phase.
 type cpuShare struct {
-	name  string
-	cores float64 // CPU seconds per wall second
+	name    string
+	cores   float64 // CPU seconds per wall second
+	seconds float64 // CPU seconds in all
 }
 
 // cpuUse is each process's CPU use between two samples taken wall apart,
@@ -69,7 +70,7 @@ func cpuUse(before, after cpuSample, wall time.Duration) []cpuShare {
 	var out []cpuShare
 	for name, a := range after {
 		if d := a - before[name]; d > 0 && wall > 0 {
-			out = append(out, cpuShare{name: name, cores: d.Seconds() / wall.Seconds()})
+			out = append(out, cpuShare{name: name, cores: d.Seconds() / wall.Seconds(), seconds: d.Seconds()})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

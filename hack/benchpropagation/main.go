@@ -113,8 +113,12 @@ func run(ctx context.Context, args []string, out, progress io.Writer) (err error
 	}
 	logf("starting mco and %d bare members in %s", len(localcluster.DefaultMembers()), o.dir)
 	start := time.Now()
+	members := localcluster.DefaultMembers()
+	if o.profileDir != "" {
+		members[0].APIServerArgs = append(members[0].APIServerArgs, "--profiling=true")
+	}
 	env, err := localcluster.Up(ctx, localcluster.Options{
-		Dir: o.dir, BinDir: o.binDir, Members: localcluster.DefaultMembers(), ControlPlane: true, BareMembers: true,
+		Dir: o.dir, BinDir: o.binDir, Members: members, ControlPlane: true, BareMembers: true,
 	})
 	if err != nil {
 		return fmt.Errorf("bring up: %w (logs in %s)", err, filepath.Join(o.dir, "logs"))

@@ -23,6 +23,17 @@ const mcoServer = "mco"
 // writeVerbs are the verbs of apiserver_request_total that write.
 var writeVerbs = map[string]bool{"POST": true, "PUT": true, "PATCH": true, "APPLY": true, "DELETE": true, "DELETECOLLECTION": true}
 
+// readVerbs are the verbs of apiserver_request_total that read once (watches
+// are long-running and left out).
+var readVerbs = map[string]bool{"GET": true, "LIST": true}
+
+// refusedPrefix marks the keys of writes refused (a response other than
+// 2xx, by code), which are counted among the writes as well.
+const refusedPrefix = "refused "
+
+// readPrefix marks the keys of reads among a server's counts.
+const readPrefix = "read "
+
 // counts are one server's write requests by "VERB resource[/subresource]",
 // Leases excluded (the heartbeats of leader election, of the members'
 // kube-apiservers and of each Cluster's health come with time, not with
@@ -67,17 +78,24 @@ func scrapeWrites(ctx context.Context, client kubernetes.Interface) (counts, err
 		for _, l := range m.GetLabel() {
 			labels[l.GetName()] = l.GetValue()
 		}
-		if !writeVerbs[labels["verb"]] || labels["resource"] == "leases" {
+		verb := labels["verb"]
+		if !writeVerbs[verb] && !readVerbs[verb] || labels["resource"] == "leases" {
 			continue
 		}
-		key := labels["verb"] + " " + labels["resource"]
-		if labels["resource"] == "events" {
+		key := verb + " " + labels["resource"]
+		if readVerbs[verb] {
+			key = readPrefix + key
+		}
+		if labels["resource"] == "events" && writeVerbs[verb] {
 			key = eventKey
 		}
 		if sub := labels["subresource"]; sub != "" {
 			key += "/" + sub
 		}
 		out[key] += m.GetCounter().GetValue()
+		if code := labels["code"]; writeVerbs[verb] && key != eventKey && !strings.HasPrefix(code, "2") {
+			out[refusedPrefix+key+" "+code] += m.GetCounter().GetValue()
+		}
 	}
 	return out, nil
 }
@@ -92,6 +110,9 @@ type writeDelta struct {
 	total  float64
 	byKey  counts
 	events float64
+	reads  counts // GETs and LISTs, which cost the servers but are no writes
+	// refused are the writes among byKey that were refused, by code.
+	refused counts
 }
 
 // diffWrites returns the writes between two scrapes per server, mco first.
@@ -108,13 +129,17 @@ func diffWrites(before, after map[string]counts) []writeDelta {
 	})
 	var out []writeDelta
 	for _, s := range servers {
-		d := writeDelta{server: s, byKey: counts{}}
+		d := writeDelta{server: s, byKey: counts{}, reads: counts{}, refused: counts{}}
 		for key, v := range after[s] {
 			delta := v - before[s][key]
 			switch {
 			case delta <= 0:
 			case key == eventKey:
 				d.events += delta
+			case strings.HasPrefix(key, refusedPrefix):
+				d.refused[strings.TrimPrefix(key, refusedPrefix)] = delta
+			case strings.HasPrefix(key, readPrefix):
+				d.reads[strings.TrimPrefix(key, readPrefix)] = delta
 			default:
 				d.byKey[key] = delta
 				d.total += delta

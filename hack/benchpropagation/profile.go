@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// profileFull takes CPU profiles of mco-apiserver, mco-controller-manager
-// and mco-scheduler, seconds long, into dir; it returns a function that
+// profileFull takes CPU profiles of mco-apiserver, mco-controller-manager,
+// mco-scheduler and the first member's kube-apiserver, seconds long, into dir; it returns a function that
 // waits for them. Failures are logged, not returned: profiles are an aid,
 // not a measurement.
 func (b *bench) profileFull(ctx context.Context, dir string, seconds int) (wait func()) {
@@ -25,6 +25,10 @@ func (b *bench) profileFull(ctx context.Context, dir string, seconds int) (wait 
 	fetch := map[string]func(context.Context) ([]byte, error){
 		"mco-apiserver": func(ctx context.Context) ([]byte, error) {
 			return b.kube.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/profile").Param("seconds", strconv.Itoa(seconds)).
+				Timeout(time.Duration(seconds+30) * time.Second).DoRaw(ctx)
+		},
+		"member1-kube-apiserver": func(ctx context.Context) ([]byte, error) {
+			return b.members[b.names[0]].CoreV1().RESTClient().Get().AbsPath("/debug/pprof/profile").Param("seconds", strconv.Itoa(seconds)).
 				Timeout(time.Duration(seconds+30) * time.Second).DoRaw(ctx)
 		},
 		"mco-controller-manager": httpGet(fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile%s", b.env.MCO.ControllerManagerPort, query)),

@@ -23,6 +23,7 @@ type result struct {
 	fullCreate                         time.Duration // until the last create returned
 	fullDuration                       time.Duration // until the last Deployment was in every member
 	fullCPU                            []cpuShare    // per process, over the full-speed phase
+	restCPU                            []cpuShare    // per process, at rest before the first Deployment
 	writes                             []writeDelta
 	rssAPIServer, rssControllerManager float64
 }
@@ -92,6 +93,10 @@ func (r *result) print(w io.Writer) error {
 	}
 	if len(r.fullCPU) > 0 {
 		p("CPU over the full-speed phase (cores): %s", cpuLine(r.fullCPU))
+		p("CPU per Deployment over the full-speed phase (ms): %s", cpuPerDeployment(r.fullCPU, len(r.full)))
+	}
+	if len(r.restCPU) > 0 {
+		p("CPU at rest, before the first Deployment (cores): %s", cpuLine(r.restCPU))
 	}
 	p("")
 	p("writes per Deployment (apiserver_request_total POST, PUT, PATCH, APPLY, DELETE; Events and Leases excluded;")
@@ -102,9 +107,22 @@ func (r *result) print(w io.Writer) error {
 	}
 	p("  %-8s %6.2f", "total", r.writesPerDeployment())
 	for _, d := range r.writes {
+		if len(d.refused) > 0 {
+			p("  refused on %s (counted above): %s", d.server, largest(d.refused, 8))
+		}
+	}
+	for _, d := range r.writes {
 		if d.events > 0 {
 			p("  Events written on %s: %.2f per Deployment (outside the budget)", d.server, d.events/float64(r.deployments))
 		}
+	}
+	p("reads per Deployment (GET and LIST; watches left out):")
+	for _, d := range r.writes {
+		var total float64
+		for _, v := range d.reads {
+			total += v
+		}
+		p("  %-8s %6.2f   %s", d.server, total/float64(r.deployments), largest(d.reads, 8))
 	}
 	p("")
 	p("memory at the end (VmRSS): mco-apiserver %.1f MiB, mco-controller-manager %.1f MiB", r.rssAPIServer, r.rssControllerManager)
@@ -137,6 +155,25 @@ func cpuLine(shares []cpuShare) string {
 		}
 	}
 	return fmt.Sprintf("total %.2f: %s", total, strings.Join(parts, ", "))
+}
+
+// cpuPerDeployment spreads each process's CPU over a phase across the
+// Deployments of the phase, in CPU milliseconds: a figure that depends less
+// on how busy the machine's neighbours are than throughput does.
+func cpuPerDeployment(shares []cpuShare, n int) string {
+	if n == 0 {
+		return ""
+	}
+	var parts []string
+	var total float64
+	for _, s := range shares {
+		v := s.seconds * 1000 / float64(n)
+		total += v
+		if v >= 0.5 {
+			parts = append(parts, fmt.Sprintf("%s %.1f", s.name, v))
+		}
+	}
+	return fmt.Sprintf("total %.1f: %s", total, strings.Join(parts, ", "))
 }
 
 func verdict(ok bool) string {

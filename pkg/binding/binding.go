@@ -7,12 +7,15 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/controller"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	workinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions/work/v1alpha2"
 	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha2"
 )
 
@@ -102,26 +105,92 @@ func (v *View) TemplateRef() *corev1.ObjectReference {
 func (v *View) PermanentID() string { return v.Meta.Labels[v.Key.PermanentIDLabel()] }
 
 // Store reads bindings from listers and writes them through the client.
+// Built by NewStore, its reads also see its own writes until the informers
+// do (a binding it created moments ago is found, an update is not written
+// again on the copy before it).
 type Store struct {
 	Client mcoclient.Interface
 	RB     worklisters.ResourceBindingLister
 	CRB    worklisters.ClusterResourceBindingLister
+
+	rbOwn, crbOwn *controller.OwnWrites // nil when built without NewStore
+}
+
+// ownWritesSize is how many of its own binding writes a Store remembers
+// until its informers show them: more than a burst of creates can outrun
+// the informers by.
+const ownWritesSize = 4096
+
+// NewStore returns a Store over the binding informers.
+func NewStore(client mcoclient.Interface, rbs workinformers.ResourceBindingInformer, crbs workinformers.ClusterResourceBindingInformer) (*Store, error) {
+	s := &Store{Client: client, RB: rbs.Lister(), CRB: crbs.Lister()}
+	var err error
+	if s.rbOwn, err = controller.NewOwnWrites(rbs.Informer(), ownWritesSize); err != nil {
+		return nil, err
+	}
+	if s.crbOwn, err = controller.NewOwnWrites(crbs.Informer(), ownWritesSize); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // Get returns a private copy of a binding.
 func (s *Store) Get(k Key) (*View, error) {
 	if k.Namespace == "" {
-		crb, err := s.CRB.Get(k.Name)
+		var crb *workv1alpha2.ClusterResourceBinding
+		var err error
+		if s.crbOwn != nil {
+			crb, err = own[*workv1alpha2.ClusterResourceBinding](s.crbOwn, k, "clusterresourcebindings")
+		} else {
+			crb, err = s.CRB.Get(k.Name)
+		}
 		if err != nil {
 			return nil, err
 		}
 		return viewOfCRB(crb.DeepCopy()), nil
 	}
-	rb, err := s.RB.ResourceBindings(k.Namespace).Get(k.Name)
+	var rb *workv1alpha2.ResourceBinding
+	var err error
+	if s.rbOwn != nil {
+		rb, err = own[*workv1alpha2.ResourceBinding](s.rbOwn, k, "resourcebindings")
+	} else {
+		rb, err = s.RB.ResourceBindings(k.Namespace).Get(k.Name)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return viewOfRB(rb.DeepCopy()), nil
+}
+
+// own reads a binding from the informer's store and the Store's writes.
+func own[T any](o *controller.OwnWrites, k Key, resource string) (T, error) {
+	var zero T
+	obj, ok, err := o.Get(k.Namespace, k.Name)
+	if err != nil {
+		return zero, err
+	}
+	t, isT := obj.(T)
+	if !ok || !isT {
+		return zero, apierrors.NewNotFound(workv1alpha2.Resource(resource), k.Name)
+	}
+	return t, nil
+}
+
+// wroteRB remembers what a write of the Store returned and views a copy.
+func (s *Store) wroteRB(rb *workv1alpha2.ResourceBinding) *View {
+	if s.rbOwn != nil {
+		s.rbOwn.Wrote(rb)
+		rb = rb.DeepCopy() // the remembered object is shared
+	}
+	return viewOfRB(rb)
+}
+
+func (s *Store) wroteCRB(crb *workv1alpha2.ClusterResourceBinding) *View {
+	if s.crbOwn != nil {
+		s.crbOwn.Wrote(crb)
+		crb = crb.DeepCopy()
+	}
+	return viewOfCRB(crb)
 }
 
 // GetLive reads a binding from mco-apiserver itself, for when the cache
@@ -148,13 +217,13 @@ func (s *Store) Create(ctx context.Context, v *View) (*View, error) {
 		if err != nil {
 			return nil, fmt.Errorf("create %s: %w", v.Key, err)
 		}
-		return viewOfCRB(out), nil
+		return s.wroteCRB(out), nil
 	}
 	out, err := s.Client.WorkV1alpha2().ResourceBindings(v.Key.Namespace).Create(ctx, v.rb, metav1.CreateOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", v.Key, err)
 	}
-	return viewOfRB(out), nil
+	return s.wroteRB(out), nil
 }
 
 // Update writes metadata and spec.
@@ -164,26 +233,30 @@ func (s *Store) Update(ctx context.Context, v *View) (*View, error) {
 		if err != nil {
 			return nil, fmt.Errorf("update %s: %w", v.Key, err)
 		}
-		return viewOfCRB(out), nil
+		return s.wroteCRB(out), nil
 	}
 	out, err := s.Client.WorkV1alpha2().ResourceBindings(v.Key.Namespace).Update(ctx, v.rb, metav1.UpdateOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("update %s: %w", v.Key, err)
 	}
-	return viewOfRB(out), nil
+	return s.wroteRB(out), nil
 }
 
 // UpdateStatus writes status.
 func (s *Store) UpdateStatus(ctx context.Context, v *View) error {
-	var err error
 	if v.crb != nil {
-		_, err = s.Client.WorkV1alpha2().ClusterResourceBindings().UpdateStatus(ctx, v.crb, metav1.UpdateOptions{})
-	} else {
-		_, err = s.Client.WorkV1alpha2().ResourceBindings(v.Key.Namespace).UpdateStatus(ctx, v.rb, metav1.UpdateOptions{})
+		out, err := s.Client.WorkV1alpha2().ClusterResourceBindings().UpdateStatus(ctx, v.crb, metav1.UpdateOptions{})
+		if err != nil {
+			return fmt.Errorf("update status of %s: %w", v.Key, err)
+		}
+		s.wroteCRB(out)
+		return nil
 	}
+	out, err := s.Client.WorkV1alpha2().ResourceBindings(v.Key.Namespace).UpdateStatus(ctx, v.rb, metav1.UpdateOptions{})
 	if err != nil {
 		return fmt.Errorf("update status of %s: %w", v.Key, err)
 	}
+	s.wroteRB(out)
 	return nil
 }
 

@@ -52,11 +52,14 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 	}
 	clusters := mcoInf.Cluster().V1alpha1().Clusters()
 	secrets := secretInf.Core().V1().Secrets()
+	bindings, err := binding.NewStore(mco, mcoInf.Work().V1alpha2().ResourceBindings(), mcoInf.Work().V1alpha2().ClusterResourceBindings())
+	if err != nil {
+		return nil, err
+	}
 	c := &shared.Context{
 		Config: cfg, MCO: mco, Kube: kube, Dynamic: dyn,
 		MCOInformers: mcoInf, KubeInformers: secretInf, Templates: templates,
-		Bindings: &binding.Store{Client: mco, RB: mcoInf.Work().V1alpha2().ResourceBindings().Lister(),
-			CRB: mcoInf.Work().V1alpha2().ClusterResourceBindings().Lister()},
+		Bindings:                     bindings,
 		Members:                      member.NewManager(ctx, clusters.Lister(), secrets.Lister(), o.client.QPS, o.client.Burst),
 		Metrics:                      m,
 		Recorder:                     events.NewRecorder(ctx, kube, "mco-controller-manager"),

@@ -58,10 +58,14 @@ func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string,
 	rbs := factory.Work().V1alpha2().ResourceBindings()
 	crbs := factory.Work().V1alpha2().ClusterResourceBindings()
 	clusters := factory.Cluster().V1alpha1().Clusters()
+	bindings, err := binding.NewStore(client, rbs, crbs)
+	if err != nil {
+		return nil, fmt.Errorf("scheduler: %w", err)
+	}
 	s := &Scheduler{
 		client:        client,
 		informers:     factory,
-		bindings:      &binding.Store{Client: client, RB: rbs.Lister(), CRB: crbs.Lister()},
+		bindings:      bindings,
 		clusterLister: clusters.Lister(),
 		core:          core.New(fw, core.Steps{Observe: m.ObserveStep}),
 		metrics:       m,

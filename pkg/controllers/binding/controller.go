@@ -30,7 +30,6 @@ import (
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	policylisters "github.com/mco-org/mco/pkg/generated/listers/policy/v1alpha1"
-	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/names"
 	"github.com/mco-org/mco/pkg/overridemanager"
@@ -43,8 +42,8 @@ type Controller struct {
 	dynamic   dynamic.Interface
 	bindings  *binding.Store
 	templates *template.Resources
-	works     worklisters.WorkLister
 	workInf   cache.SharedIndexInformer // indexed by binding.IndexWorks
+	ownWorks  *controller.OwnWrites     // the Works informer's store and this controller's writes
 	clusters  clusterlisters.ClusterLister
 	op        policylisters.OverridePolicyLister
 	cop       policylisters.ClusterOverridePolicyLister
@@ -53,6 +52,10 @@ type Controller struct {
 	loop      *controller.Controller[binding.Key]
 	workers   int
 }
+
+// ownWorksSize is how many of its own Work writes the controller remembers
+// until the informer shows them.
+const ownWorksSize = 8192
 
 // New builds the binding controller.
 func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
@@ -67,8 +70,12 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		return nil, err
 	}
 	b := &Controller{
-		mco: c.MCO, dynamic: c.Dynamic, bindings: c.Bindings, templates: c.Templates, works: works.Lister(), workInf: works.Informer(), clusters: clusters.Lister(),
+		mco: c.MCO, dynamic: c.Dynamic, bindings: c.Bindings, templates: c.Templates, workInf: works.Informer(), clusters: clusters.Lister(),
 		op: ops.Lister(), cop: cops.Lister(), metrics: c.Metrics, recorder: c.Recorder, workers: c.Workers,
+	}
+	var err error
+	if b.ownWorks, err = controller.NewOwnWrites(works.Informer(), ownWorksSize); err != nil {
+		return nil, fmt.Errorf("binding controller: %w", err)
 	}
 	b.loop = controller.New("binding", b.sync)
 	b.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced, clusters.Informer().HasSynced,
@@ -210,14 +217,11 @@ func (b *Controller) overridePolicies(namespace string) overridemanager.Policies
 // whether it wrote anything.
 func (b *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) (bool, error) {
 	api := b.mco.WorkV1alpha1().Works(want.Namespace)
-	have, err := b.works.Works(want.Namespace).Get(want.Name)
+	// The cache with this controller's own writes: a Work created or
+	// updated moments ago is seen before the informer shows it.
+	have, err := b.ownWork(want.Namespace, want.Name)
 	if apierrors.IsNotFound(err) {
-		// The cache may not show a Work created moments ago: ask the server
-		// before creating (a read is cheaper than a refused write).
-		have, err = api.Get(ctx, want.Name, metav1.GetOptions{})
-	}
-	if apierrors.IsNotFound(err) {
-		_, err := api.Create(ctx, want, metav1.CreateOptions{})
+		created, err := api.Create(ctx, want, metav1.CreateOptions{})
 		switch {
 		case apierrors.IsAlreadyExists(err):
 			// Created by someone else since the read: merge into theirs.
@@ -227,6 +231,7 @@ func (b *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) (b
 		case err != nil:
 			return false, fmt.Errorf("create work %s/%s: %w", want.Namespace, want.Name, err)
 		}
+		b.ownWorks.Wrote(created)
 		return true, nil
 	}
 	if err != nil {
@@ -239,10 +244,29 @@ func (b *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) (b
 	if !mergeWork(updated, want) {
 		return false, nil
 	}
-	if _, err := api.Update(ctx, updated, metav1.UpdateOptions{}); err != nil {
+	out, err := api.Update(ctx, updated, metav1.UpdateOptions{})
+	if apierrors.IsNotFound(err) {
+		return false, controller.Retry("work %s/%s was deleted while updating it", want.Namespace, want.Name)
+	}
+	if err != nil {
 		return false, fmt.Errorf("update work %s/%s: %w", want.Namespace, want.Name, err)
 	}
+	b.ownWorks.Wrote(out)
 	return true, nil
+}
+
+// ownWork reads a Work from the informer's cache and this controller's own
+// writes; the object is shared.
+func (b *Controller) ownWork(namespace, name string) (*workv1alpha1.Work, error) {
+	obj, ok, err := b.ownWorks.Get(namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	w, isWork := obj.(*workv1alpha1.Work)
+	if !ok || !isWork {
+		return nil, apierrors.NewNotFound(workv1alpha1.Resource("works"), name)
+	}
+	return w, nil
 }
 
 // worksOf lists the Works derived from a binding.

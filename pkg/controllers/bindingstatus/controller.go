@@ -129,22 +129,37 @@ func (s *Controller) sync(ctx context.Context, k binding.Key) error {
 		return nil
 	}
 	items := aggregate(targets, works)
-	if changed := setAggregated(v, items); changed {
-		// The scheduler writes this status too: write on the server's latest
-		// copy rather than the cache's, which may lag behind it (a refused
-		// write costs more than a read).
-		fresh, err := s.bindings.GetLive(ctx, k)
-		if err != nil {
+	if setAggregated(v, items) {
+		if v, err = s.writeAggregated(ctx, v, items); err != nil {
 			return err
 		}
-		if setAggregated(fresh, items) {
-			if err := s.bindings.UpdateStatus(ctx, fresh); err != nil {
-				return err
-			}
-		}
-		v = fresh
 	}
 	return s.updateTemplate(ctx, v)
+}
+
+// writeAggregated writes the aggregated status set on v. The scheduler
+// writes this status too, moments after the spec that the Works come from:
+// the cache, which also holds this process's own writes, nearly always has
+// that write by now. When it shows the current generation undecided, the
+// write goes on the server's copy at once; when the cache lagged all the
+// same, the refused write is made again on the server's copy.
+func (s *Controller) writeAggregated(ctx context.Context, v *binding.View, items []workv1alpha2.AggregatedStatusItem) (*binding.View, error) {
+	if decided(v) {
+		err := s.bindings.UpdateStatus(ctx, v)
+		if !apierrors.IsConflict(err) {
+			return v, err
+		}
+	}
+	fresh, err := s.bindings.GetLive(ctx, v.Key)
+	if err != nil {
+		return nil, err
+	}
+	if setAggregated(fresh, items) {
+		if err := s.bindings.UpdateStatus(ctx, fresh); err != nil {
+			return nil, err
+		}
+	}
+	return fresh, nil
 }
 
 // setAggregated puts the aggregated items and the FullyApplied condition

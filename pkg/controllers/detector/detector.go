@@ -166,12 +166,9 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 	// writes on the template are no reason to touch the binding.
 	want.Resource.ResourceVersion = d.templates.StatusWrites.Effective(obj.GetUID(), obj.GetResourceVersion())
 	key := bindingKey(obj)
+	// The store shows a binding this process created moments ago even
+	// before the informer does.
 	v, err := d.bindings.Get(key)
-	if apierrors.IsNotFound(err) {
-		// The cache may not show a binding created moments ago: ask the
-		// server before creating (a read is cheaper than a refused write).
-		v, err = d.bindings.GetLive(ctx, key)
-	}
 	if apierrors.IsNotFound(err) {
 		v = binding.New(key)
 		setClaim(v.Meta, c)
