@@ -19,6 +19,7 @@ package workload
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -69,7 +70,7 @@ var interpreters = map[string]interpreter{
 func reflector[O any](pick func(o *O, templateGen int64) any) func(*unstructured.Unstructured) (any, error) {
 	return func(obj *unstructured.Unstructured) (any, error) {
 		var o O
-		if err := decode(obj, &o); err != nil {
+		if err := decodeSlim(obj, &o); err != nil {
 			return nil, err
 		}
 		return pick(&o, templateGeneration(obj)), nil
@@ -81,7 +82,7 @@ func reflector[O any](pick func(o *O, templateGen int64) any) func(*unstructured
 func checker[O any](healthy func(o *O) bool) func(*unstructured.Unstructured) workv1alpha2.ResourceHealth {
 	return func(obj *unstructured.Unstructured) workv1alpha2.ResourceHealth {
 		var o O
-		if err := decode(obj, &o); err != nil {
+		if err := decodeSlim(obj, &o); err != nil {
 			return workv1alpha2.ResourceUnknown
 		}
 		if healthy(&o) {
@@ -97,7 +98,7 @@ func checker[O any](healthy func(o *O) bool) func(*unstructured.Unstructured) wo
 func aggregator[O, R, S any](agg func(template *O, members []member[R], now metav1.Time) S) func(*unstructured.Unstructured, []workv1alpha2.AggregatedStatusItem, metav1.Time) (map[string]any, error) {
 	return func(template *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem, now metav1.Time) (map[string]any, error) {
 		var o O
-		if err := decode(template, &o); err != nil {
+		if err := decodeSlim(template, &o); err != nil {
 			return nil, err
 		}
 		members, err := decodeMembers[R](items)
@@ -111,6 +112,29 @@ func aggregator[O, R, S any](agg func(template *O, members []member[R], now meta
 		}
 		return out, nil
 	}
+}
+
+// decodeSlim decodes obj into its typed form without the pod template and
+// the managed fields: no status, health or aggregation rule reads them, and
+// they are most of a workload's bulk. obj is not changed.
+func decodeSlim(obj *unstructured.Unstructured, into any) error {
+	return decode(&unstructured.Unstructured{Object: slim(obj.Object)}, into)
+}
+
+// slim returns a shallow copy of an object without metadata.managedFields
+// and spec.template.
+func slim(obj map[string]any) map[string]any {
+	out := maps.Clone(obj)
+	for _, f := range []struct{ parent, field string }{{"metadata", "managedFields"}, {"spec", "template"}} {
+		if m, ok := obj[f.parent].(map[string]any); ok {
+			if _, has := m[f.field]; has {
+				m = maps.Clone(m)
+				delete(m, f.field)
+				out[f.parent] = m
+			}
+		}
+	}
+	return out
 }
 
 // member is one cluster's report of a member object.

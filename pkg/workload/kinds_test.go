@@ -119,3 +119,31 @@ func TestInterpretedKindsRefuseObjectsTheyCannotDecode(t *testing.T) {
 		})
 	}
 }
+
+func TestSlimLeavesOutTemplateAndManagedFieldsOnly(t *testing.T) {
+	t.Parallel()
+	obj := map[string]any{
+		"kind": "Deployment",
+		"metadata": map[string]any{"name": "web", "generation": int64(3),
+			"managedFields": []any{map[string]any{"manager": "mco"}}},
+		"spec":   map[string]any{"replicas": int64(2), "template": map[string]any{"spec": map[string]any{}}},
+		"status": map[string]any{"replicas": int64(2)},
+	}
+	before := runtime.DeepCopyJSON(obj)
+	got := slim(obj)
+	want := map[string]any{
+		"kind":     "Deployment",
+		"metadata": map[string]any{"name": "web", "generation": int64(3)},
+		"spec":     map[string]any{"replicas": int64(2)},
+		"status":   map[string]any{"replicas": int64(2)},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("slim (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(before, obj); diff != "" {
+		t.Errorf("slim changed its input (-before +after):\n%s", diff)
+	}
+	if got := slim(map[string]any{"kind": "ConfigMap", "data": map[string]any{"a": "b"}}); len(got) != 2 {
+		t.Errorf("an object without metadata or spec: got %v", got)
+	}
+}

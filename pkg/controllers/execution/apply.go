@@ -99,7 +99,10 @@ func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, w *wor
 	}
 	created := false
 	if !d.known(c.Cluster, t.gvr, ns, manifest.GetName()) {
-		existing, err := t.client.Get(ctx, manifest.GetName(), metav1.GetOptions{})
+		// Served from the member's watch cache, not etcd: it may lag by
+		// moments, which only slightly widens the window that exists
+		// anyway between this read and the apply.
+		existing, err := t.client.Get(ctx, manifest.GetName(), metav1.GetOptions{ResourceVersion: "0"})
 		switch {
 		case apierrors.IsNotFound(err):
 			created = true
