@@ -130,7 +130,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 
 	b.logf("every Deployment is in every member; settling %s before counting writes", b.o.settle)
 	sleep(ctx, b.o.settle)
-	after, err := b.scrapeAll(ctx)
+	after, err := b.eventsWritten(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +142,32 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 		return nil, err
 	}
 	return r, ctx.Err()
+}
+
+// eventsWritten scrapes every server once mco's Events have stopped
+// coming: each component writes its Events one at a time, so at full speed
+// they trail behind the propagation itself.
+func (b *bench) eventsWritten(ctx context.Context) (map[string]counts, error) {
+	start := time.Now()
+	last, err := b.scrapeAll(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for time.Since(start) < 2*time.Minute && ctx.Err() == nil {
+		sleep(ctx, 2*time.Second)
+		now, err := b.scrapeAll(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if now[mcoServer][eventKey] == last[mcoServer][eventKey] {
+			if waited := time.Since(start); waited > 3*time.Second {
+				b.logf("Events stopped coming after %s more", waited.Round(time.Second))
+			}
+			return now, nil
+		}
+		last = now
+	}
+	return last, ctx.Err()
 }
 
 // policy selects every Deployment of the bench namespace and divides its

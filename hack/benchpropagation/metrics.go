@@ -93,7 +93,7 @@ func scrapeWrites(ctx context.Context, client kubernetes.Interface) (counts, err
 			key += "/" + sub
 		}
 		out[key] += m.GetCounter().GetValue()
-		if code := labels["code"]; writeVerbs[verb] && key != eventKey && !strings.HasPrefix(code, "2") {
+		if code := labels["code"]; writeVerbs[verb] && !strings.HasPrefix(code, "2") {
 			out[refusedPrefix+key+" "+code] += m.GetCounter().GetValue()
 		}
 	}
@@ -111,7 +111,7 @@ type writeDelta struct {
 	byKey  counts
 	events float64
 	reads  counts // GETs and LISTs, which cost the servers but are no writes
-	// refused are the writes among byKey that were refused, by code.
+	// refused are the writes (Events too) that were refused, by code.
 	refused counts
 }
 

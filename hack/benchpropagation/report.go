@@ -100,7 +100,7 @@ func (r *result) print(w io.Writer) error {
 	}
 	p("")
 	p("writes per Deployment (apiserver_request_total POST, PUT, PATCH, APPLY, DELETE; Events and Leases excluded;")
-	p("from before the first Deployment to %s after the last reached every member; background writes included;", r.settle)
+	p("from before the first Deployment to %s after the last reached every member and mco's Events stopped coming; background writes included;", r.settle)
 	p(" the total leaves out the benchmark's own create of each Deployment):")
 	for _, d := range r.writes {
 		p("  %-8s %6.2f   %s", d.server, d.total/float64(r.deployments), largest(d.byKey, 8))

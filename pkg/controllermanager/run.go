@@ -12,6 +12,7 @@ import (
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	"github.com/mco-org/mco/pkg/binding"
@@ -62,7 +63,7 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 		Bindings:                     bindings,
 		Members:                      member.NewManager(ctx, clusters.Lister(), secrets.Lister(), o.client.QPS, o.client.Burst),
 		Metrics:                      m,
-		Recorder:                     events.NewRecorder(ctx, kube, "mco-controller-manager"),
+		NewRecorder:                  func() record.EventRecorder { return events.NewRecorder(ctx, kube, "mco-controller-manager") },
 		Workers:                      o.workers,
 		ClusterStatusUpdateFrequency: o.statusInterval,
 		ClusterHealth:                o.health,

@@ -17,7 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
@@ -48,7 +47,7 @@ type Controller struct {
 	op        policylisters.OverridePolicyLister
 	cop       policylisters.ClusterOverridePolicyLister
 	metrics   *metrics.ControllerManager
-	recorder  record.EventRecorder
+	recorders *events.Sharded // by binding
 	loop      *controller.Controller[binding.Key]
 	workers   int
 }
@@ -71,7 +70,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	}
 	b := &Controller{
 		mco: c.MCO, dynamic: c.Dynamic, bindings: c.Bindings, templates: c.Templates, workInf: works.Informer(), clusters: clusters.Lister(),
-		op: ops.Lister(), cop: cops.Lister(), metrics: c.Metrics, recorder: c.Recorder, workers: c.Workers,
+		op: ops.Lister(), cop: cops.Lister(), metrics: c.Metrics, recorders: events.NewSharded(events.Shards, c.NewRecorder), workers: c.Workers,
 	}
 	var err error
 	if b.ownWorks, err = controller.NewOwnWrites(works.Informer(), ownWorksSize); err != nil {
@@ -175,8 +174,9 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 	}
 	if len(written) > 0 {
 		msg := fmt.Sprintf("Wrote the works of clusters %s", strings.Join(written, ", "))
-		b.recorder.Event(v.Object(), corev1.EventTypeNormal, events.SyncWorkSucceed, msg)
-		b.recorder.Event(v.TemplateRef(), corev1.EventTypeNormal, events.SyncWorkSucceed, msg)
+		recorder := b.recorders.For(v.Key.String())
+		recorder.Event(v.Object(), corev1.EventTypeNormal, events.SyncWorkSucceed, msg)
+		recorder.Event(v.TemplateRef(), corev1.EventTypeNormal, events.SyncWorkSucceed, msg)
 	}
 	// A cluster being left gracefully keeps its Work, as it was, until its
 	// eviction task is done (the graceful eviction controller decides).

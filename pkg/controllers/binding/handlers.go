@@ -123,8 +123,9 @@ func (b *Controller) setOverrideCondition(ctx context.Context, v *binding.View, 
 		return err
 	}
 	if len(failures) > 0 {
-		b.recorder.Event(v.Object(), corev1.EventTypeWarning, events.ApplyOverrideFailed, c.Message)
-		b.recorder.Event(v.TemplateRef(), corev1.EventTypeWarning, events.ApplyOverrideFailed, c.Message)
+		recorder := b.recorders.For(v.Key.String())
+		recorder.Event(v.Object(), corev1.EventTypeWarning, events.ApplyOverrideFailed, c.Message)
+		recorder.Event(v.TemplateRef(), corev1.EventTypeWarning, events.ApplyOverrideFailed, c.Message)
 	}
 	return nil
 }

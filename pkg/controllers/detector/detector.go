@@ -52,7 +52,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	cpp := c.MCOInformers.Policy().V1alpha1().ClusterPropagationPolicies()
 	d := &Detector{
 		mco: c.MCO, dynamic: c.Dynamic, templates: c.Templates,
-		pp: pp.Lister(), cpp: cpp.Lister(), bindings: c.Bindings, workers: c.Workers, recorder: c.Recorder,
+		pp: pp.Lister(), cpp: cpp.Lister(), bindings: c.Bindings, workers: c.Workers, recorder: c.NewRecorder(),
 	}
 	d.loop = controller.New("detector", d.sync)
 	d.policies = controller.New("detector-policy", d.syncPolicy)

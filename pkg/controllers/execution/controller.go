@@ -18,7 +18,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
@@ -44,14 +43,14 @@ const (
 
 // Controller is the execution controller.
 type Controller struct {
-	mco      mcoclient.Interface
-	works    worklisters.WorkLister
-	clusters clusterlisters.ClusterLister
-	members  *member.Manager
-	metrics  *metrics.ControllerManager
-	recorder record.EventRecorder
-	synced   []cache.InformerSynced
-	workers  int
+	mco       mcoclient.Interface
+	works     worklisters.WorkLister
+	clusters  clusterlisters.ClusterLister
+	members   *member.Manager
+	metrics   *metrics.ControllerManager
+	recorders *events.Sharded
+	synced    []cache.InformerSynced
+	workers   int
 
 	drift *driftWatch
 
@@ -65,7 +64,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	works := c.MCOInformers.Work().V1alpha1().Works()
 	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
 	e := &Controller{
-		mco: c.MCO, works: works.Lister(), clusters: clusters.Lister(), members: c.Members, metrics: c.Metrics, recorder: c.Recorder,
+		mco: c.MCO, works: works.Lister(), clusters: clusters.Lister(), members: c.Members, metrics: c.Metrics, recorders: events.NewSharded(events.Shards, c.NewRecorder),
 		synced:  []cache.InformerSynced{works.Informer().HasSynced, clusters.Informer().HasSynced},
 		workers: 2, queues: map[string]*controller.Controller[string]{},
 	}
@@ -282,12 +281,13 @@ func (e *Controller) recordApplied(w *workv1alpha1.Work, c metav1.Condition) {
 	cluster, _ := names.ClusterOf(w.Namespace)
 	ref := events.Ref(m.GetAPIVersion(), m.GetKind(), m.GetNamespace(), m.GetName(),
 		types.UID(m.GetAnnotations()[workv1alpha1.ResourceTemplateUIDAnnotation]))
+	recorder := e.recorders.For(ref.Namespace + "/" + ref.Name)
 	switch {
 	case c.Status == metav1.ConditionTrue:
-		e.recorder.Eventf(ref, corev1.EventTypeNormal, events.SyncWorkSucceed, "Applied to cluster %s", cluster)
+		recorder.Eventf(ref, corev1.EventTypeNormal, events.SyncWorkSucceed, "Applied to cluster %s", cluster)
 	case c.Reason == ReasonSuspended:
-		e.recorder.Eventf(ref, corev1.EventTypeNormal, events.WorkDispatching, "Dispatching to cluster %s is suspended", cluster)
+		recorder.Eventf(ref, corev1.EventTypeNormal, events.WorkDispatching, "Dispatching to cluster %s is suspended", cluster)
 	default:
-		e.recorder.Eventf(ref, corev1.EventTypeWarning, events.SyncWorkFailed, "Apply to cluster %s failed (%s): %s", cluster, c.Reason, c.Message)
+		recorder.Eventf(ref, corev1.EventTypeWarning, events.SyncWorkFailed, "Apply to cluster %s failed (%s): %s", cluster, c.Reason, c.Message)
 	}
 }

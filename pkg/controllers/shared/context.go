@@ -38,8 +38,11 @@ type Context struct {
 	Bindings   *binding.Store
 	Members    *member.Manager
 	Metrics    *metrics.ControllerManager
-	// Recorder writes Events to mco-apiserver.
-	Recorder record.EventRecorder
+	// NewRecorder returns a recorder writing Events to mco-apiserver. Each
+	// controller takes its own, as kube-controller-manager's do: one
+	// recorder writes its Events one at a time and drops what its queue
+	// cannot hold, so a shared one loses Events under load.
+	NewRecorder func() record.EventRecorder
 
 	// Workers is the number of workers per controller.
 	Workers int
