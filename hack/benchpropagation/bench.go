@@ -135,6 +135,9 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 		return nil, err
 	}
 	r.writes = diffWrites(before, after)
+	if r.events, err = b.checkEvents(ctx, names); err != nil {
+		return nil, err
+	}
 	if r.rssAPIServer, err = rssMiB(b.env.MCO.APIServer); err != nil {
 		return nil, err
 	}

@@ -25,6 +25,7 @@ type result struct {
 	fullCPU                            []cpuShare    // per process, over the full-speed phase
 	restCPU                            []cpuShare    // per process, at rest before the first Deployment
 	writes                             []writeDelta
+	events                             eventCheck
 	rssAPIServer, rssControllerManager float64
 }
 
@@ -116,6 +117,7 @@ func (r *result) print(w io.Writer) error {
 			p("  Events written on %s: %.2f per Deployment (outside the budget)", d.server, d.events/float64(r.deployments))
 		}
 	}
+	p("  %s", r.events)
 	p("reads per Deployment (GET and LIST; watches left out):")
 	for _, d := range r.writes {
 		var total float64
