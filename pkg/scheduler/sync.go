@@ -61,9 +61,10 @@ func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
 	}
 	out := decideAll()
 	if out.clusters == nil && out.status != nil {
-		// A status-only write: the cache may not show our own last write
-		// yet (our spec write bumped the generation and queued this pass).
-		// Decide again on the server's copy rather than be refused.
+		// A status-only write (rare: the store already shows this
+		// scheduler's own writes): the cache may lag behind the status the
+		// controller-manager writes too. Decide again on the server's copy
+		// rather than be refused.
 		fresh, err := s.bindings.GetLive(ctx, k)
 		if err != nil {
 			return ignoreNotFound(err)
