@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
@@ -140,7 +139,7 @@ func (s *Store) Get(k Key) (*View, error) {
 		var crb *workv1alpha2.ClusterResourceBinding
 		var err error
 		if s.crbOwn != nil {
-			crb, err = own[*workv1alpha2.ClusterResourceBinding](s.crbOwn, k, "clusterresourcebindings")
+			crb, err = controller.OwnGet[*workv1alpha2.ClusterResourceBinding](s.crbOwn, workv1alpha2.Resource("clusterresourcebindings"), "", k.Name)
 		} else {
 			crb, err = s.CRB.Get(k.Name)
 		}
@@ -152,7 +151,7 @@ func (s *Store) Get(k Key) (*View, error) {
 	var rb *workv1alpha2.ResourceBinding
 	var err error
 	if s.rbOwn != nil {
-		rb, err = own[*workv1alpha2.ResourceBinding](s.rbOwn, k, "resourcebindings")
+		rb, err = controller.OwnGet[*workv1alpha2.ResourceBinding](s.rbOwn, workv1alpha2.Resource("resourcebindings"), k.Namespace, k.Name)
 	} else {
 		rb, err = s.RB.ResourceBindings(k.Namespace).Get(k.Name)
 	}
@@ -160,20 +159,6 @@ func (s *Store) Get(k Key) (*View, error) {
 		return nil, err
 	}
 	return viewOfRB(rb.DeepCopy()), nil
-}
-
-// own reads a binding from the informer's store and the Store's writes.
-func own[T any](o *controller.OwnWrites, k Key, resource string) (T, error) {
-	var zero T
-	obj, ok, err := o.Get(k.Namespace, k.Name)
-	if err != nil {
-		return zero, err
-	}
-	t, isT := obj.(T)
-	if !ok || !isT {
-		return zero, apierrors.NewNotFound(workv1alpha2.Resource(resource), k.Name)
-	}
-	return t, nil
 }
 
 // wroteRB remembers what a write of the Store returned and views a copy.

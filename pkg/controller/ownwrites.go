@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 )
@@ -19,6 +21,7 @@ const ownWritesTTL = time.Minute
 // last write then neither asks the server nor writes on a stale copy.
 // Entries go as soon as the informer shows the same version or a newer one.
 type OwnWrites struct {
+	store cache.Store // the informer's
 	cache cache.MutationCache
 }
 
@@ -46,7 +49,7 @@ func NewOwnWrites(inf cache.SharedIndexInformer, size int) (*OwnWrites, error) {
 	if err != nil {
 		return nil, fmt.Errorf("own writes: %w", err)
 	}
-	return &OwnWrites{cache: m}, nil
+	return &OwnWrites{store: inf.GetStore(), cache: m}, nil
 }
 
 // Get returns the newer of the informer's copy of namespace/name and the
@@ -56,7 +59,33 @@ func (o *OwnWrites) Get(namespace, name string) (any, bool, error) {
 	if namespace != "" {
 		key = namespace + "/" + name
 	}
-	return o.cache.GetByKey(key)
+	_, inStore, err := o.store.GetByKey(key)
+	if err != nil {
+		return nil, false, err
+	}
+	obj, ok, err := o.cache.GetByKey(key)
+	if err == nil && ok && !inStore {
+		// client-go's MutationCache hands out a created object the informer
+		// has not shown yet only once, then forgets it: keep it for the
+		// next read.
+		o.cache.Mutation(obj)
+	}
+	return obj, ok, err
+}
+
+// OwnGet is Get typed: the object of namespace/name as a T, or a NotFound
+// error for resource when there is none.
+func OwnGet[T any](o *OwnWrites, resource schema.GroupResource, namespace, name string) (T, error) {
+	var zero T
+	obj, ok, err := o.Get(namespace, name)
+	if err != nil {
+		return zero, err
+	}
+	t, isT := obj.(T)
+	if !ok || !isT {
+		return zero, apierrors.NewNotFound(resource, name)
+	}
+	return t, nil
 }
 
 // Wrote records the object a create or update of ours returned.

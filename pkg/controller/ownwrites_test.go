@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 )
@@ -52,6 +53,14 @@ func TestOwnWrites(t *testing.T) {
 			}
 			if got != tt.want {
 				t.Errorf("got version %q, want %q", got, tt.want)
+			}
+			// A second read: a created object must still be there.
+			typed, err := OwnGet[*corev1.ConfigMap](own, corev1.Resource("configmaps"), "ns", "cm")
+			switch {
+			case tt.want == "" && !apierrors.IsNotFound(err):
+				t.Errorf("OwnGet: got %v, want NotFound", err)
+			case tt.want != "" && (err != nil || typed.ResourceVersion != tt.want):
+				t.Errorf("OwnGet: got %v, %v, want version %q", typed, err, tt.want)
 			}
 		})
 	}

@@ -219,7 +219,7 @@ func (b *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) (b
 	api := b.mco.WorkV1alpha1().Works(want.Namespace)
 	// The cache with this controller's own writes: a Work created or
 	// updated moments ago is seen before the informer shows it.
-	have, err := b.ownWork(want.Namespace, want.Name)
+	have, err := controller.OwnGet[*workv1alpha1.Work](b.ownWorks, workv1alpha1.Resource("works"), want.Namespace, want.Name)
 	if apierrors.IsNotFound(err) {
 		created, err := api.Create(ctx, want, metav1.CreateOptions{})
 		switch {
@@ -253,20 +253,6 @@ func (b *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) (b
 	}
 	b.ownWorks.Wrote(out)
 	return true, nil
-}
-
-// ownWork reads a Work from the informer's cache and this controller's own
-// writes; the object is shared.
-func (b *Controller) ownWork(namespace, name string) (*workv1alpha1.Work, error) {
-	obj, ok, err := b.ownWorks.Get(namespace, name)
-	if err != nil {
-		return nil, err
-	}
-	w, isWork := obj.(*workv1alpha1.Work)
-	if !ok || !isWork {
-		return nil, apierrors.NewNotFound(workv1alpha1.Resource("works"), name)
-	}
-	return w, nil
 }
 
 // worksOf lists the Works derived from a binding.
