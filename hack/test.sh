@@ -21,7 +21,11 @@ hack/install-prometheus.sh >/dev/null
 hack/install-debian-kubectl.sh >/dev/null || echo "warning: Debian kubectl 1.20 not available; its test is skipped" >&2
 
 log=$(mktemp)
-trap 'rm -f "${log}"' EXIT
+# Tests name here each check they skip for want of something beside the
+# repository (Karmada's examples); go test prints skips only with -v.
+skipped=$(mktemp)
+export MCO_SKIPPED_LOG="${skipped}"
+trap 'rm -f "${log}" "${skipped}"' EXIT
 set +o errexit
 # Unit tests first, two packages at a time. The suites under test/ each
 # bring up a whole environment (etcd, kube-apiservers, mco's components);
@@ -33,6 +37,10 @@ go test -count=1 -timeout 30m -p 1 ./test/... 2>&1 | tee -a "${log}" | grep -v '
 suites=${PIPESTATUS[0]}
 [ "${status}" -ne 0 ] || status=${suites}
 set -o errexit
+if [ -s "${skipped}" ]; then
+  echo "Checks skipped:"
+  sort "${skipped}" | sed 's/^/  /'
+fi
 # A plain summary line, counted per package.
 passed=$(grep -c '^ok' "${log}" || true)
 failed=$(grep -c '^FAIL\s' "${log}" || true)

@@ -26,10 +26,10 @@ import (
 // defaults as the apiserver does, and validates it.
 func TestKarmadaExamplesDecodeStrictlyAndValidate(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(repo.SharedDir(t), "compat", "karmada-examples")
+	dir := repo.RequireKarmadaExamples(t)
 	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no Karmada examples under %s", dir)
+	if err != nil {
+		t.Fatal(err)
 	}
 	specs := apiserver.Resources()
 	scheme, err := apiserver.NewScheme(specs, false)

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/mco-org/mco/pkg/testing/localcluster"
+	"github.com/mco-org/mco/pkg/testing/repo"
 	"github.com/mco-org/mco/test/e2e/framework"
 )
 
@@ -130,11 +130,7 @@ spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
 // PropagationPolicy, OverridePolicy), applied unchanged, runs in the
 // members with Karmada's semantics.
 func TestKarmadaSamplesPropagate(t *testing.T) {
-	dir := filepath.Join(filepath.Dir(filepath.Dir(framework.BinDir)), "..", "shared", "compat", "karmada-examples")
-	if _, err := os.Stat(dir); err != nil {
-		// CI and every work area lay shared/ beside the repository.
-		t.Fatalf("Karmada's examples not found beside the repository: %v", err)
-	}
+	dir := repo.RequireKarmadaExamples(t)
 	ns := namespace(t, "e2e-karmada-samples")
 	for _, f := range []string{"samples-nginx-deployment.yaml", "samples-nginx-propagationpolicy.yaml", "samples-nginx-overridepolicy.yaml"} {
 		kubectl(t, "", "-n", ns, "apply", "-f", filepath.Join(dir, f))

@@ -12,10 +12,7 @@ import (
 // manifests with a server dry-run, after creating the namespace they need.
 func TestKarmadaExamplesApplyUnchanged(t *testing.T) {
 	t.Parallel()
-	files, _ := filepath.Glob(filepath.Join(repo.SharedDir(t), "compat", "karmada-examples", "*.yaml"))
-	if len(files) == 0 {
-		t.Skip("Karmada examples not found beside the repository")
-	}
+	files, _ := filepath.Glob(filepath.Join(repo.RequireKarmadaExamples(t), "*.yaml"))
 	s := framework.StartAPIServer(t, "")
 	s.MustKubectl(t, "", "create", "namespace", "karmada-cluster")
 	for _, f := range files {

@@ -31,38 +31,16 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/testing/repo"
 )
-
-// sharedDir finds the folder that sits next to the repository root (the directory holding
-// go.mod) and is called "shared".
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatalf("getwd: %v", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-}
 
 // TestKarmadaExampleClusterIsAccepted decodes Karmada's own example Cluster the way the
 // apiserver does (the universal decoder applies scheme defaults), clears the namespace the
 // example sets on this cluster-scoped kind (the apiserver drops it too) and validates it.
 func TestKarmadaExampleClusterIsAccepted(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(sharedDir(t), "compat", "karmada-examples", "cr_cluster.yaml")
+	path := filepath.Join(repo.RequireKarmadaExamples(t), "cr_cluster.yaml")
 	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("%s is absent", path)
-	}
 	if err != nil {
 		t.Fatalf("read %s: %v", path, err)
 	}
