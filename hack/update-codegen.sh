@@ -25,6 +25,15 @@ BUILTIN_API_PKGS=(
   k8s.io/api/authorization/v1
   k8s.io/api/authentication/v1
   k8s.io/api/scheduling/v1alpha3
+  k8s.io/api/autoscaling/v2
+  k8s.io/api/policy/v1
+  k8s.io/api/networking/v1
+  k8s.io/api/storage/v1
+  k8s.io/api/scheduling/v1
+  k8s.io/api/node/v1
+  k8s.io/api/admissionregistration/v1
+  k8s.io/api/flowcontrol/v1
+  k8s.io/api/events/v1
 )
 APIMACHINERY_PKGS=(
   k8s.io/apimachinery/pkg/apis/meta/v1

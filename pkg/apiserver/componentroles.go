@@ -6,6 +6,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/mco-org/mco/pkg/apiserver/kubeapis"
 	"github.com/mco-org/mco/pkg/apiserver/pki"
 	"github.com/mco-org/mco/pkg/registry/resource"
 	"github.com/mco-org/mco/pkg/template"
@@ -20,17 +21,14 @@ var (
 	eventWriters = []string{"create", "update", "patch"}
 )
 
-// rbacTemplates are the RBAC kinds served through Kubernetes' own storage,
-// which are templates too.
-var rbacTemplates = []string{"roles", "rolebindings", "clusterroles", "clusterrolebindings"}
-
 // ComponentRoles are the least-privilege ClusterRoles of mco-scheduler and
 // mco-controller-manager, bound to the users of their client certificates.
-// The controller-manager's template rules follow the served resources.
-func ComponentRoles(resources []*resource.Spec) ([]rbacv1.ClusterRole, []rbacv1.ClusterRoleBinding) {
+// The controller-manager's template rules follow the served resources:
+// mco's table and those of Kubernetes' storage providers (kube).
+func ComponentRoles(resources []*resource.Spec, kube []kubeapis.Served) ([]rbacv1.ClusterRole, []rbacv1.ClusterRoleBinding) {
 	roles := []rbacv1.ClusterRole{
 		clusterRole(pki.Scheduler.User, schedulerRules()),
-		clusterRole(pki.ControllerManager.User, controllerManagerRules(resources)),
+		clusterRole(pki.ControllerManager.User, controllerManagerRules(resources, kube)),
 	}
 	var bindings []rbacv1.ClusterRoleBinding
 	for _, r := range roles {
@@ -77,7 +75,7 @@ func schedulerRules() []rbacv1.PolicyRule {
 // list, watch, update for the claim, status for the aggregated status).
 // Claiming RBAC templates passes Kubernetes' escalation check only with
 // escalate and bind.
-func controllerManagerRules(resources []*resource.Spec) []rbacv1.PolicyRule {
+func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) []rbacv1.PolicyRule {
 	rules := append(commonRules(),
 		rule("cluster.karmada.io", []string{"clusters"}, readUpdate),
 		rule("cluster.karmada.io", []string{"clusters/status"}, updateOnly),
@@ -102,6 +100,15 @@ func controllerManagerRules(resources []*resource.Spec) []rbacv1.PolicyRule {
 			byGroup[gr.Group] = append(byGroup[gr.Group], gr.Resource+"/status")
 		}
 	}
+	for _, s := range kube {
+		if !s.Stored || template.Excluded(s.GroupResource) {
+			continue
+		}
+		byGroup[s.Group] = append(byGroup[s.Group], s.Resource)
+		if s.Status {
+			byGroup[s.Group] = append(byGroup[s.Group], s.Resource+"/status")
+		}
+	}
 	groups := make([]string, 0, len(byGroup))
 	for g := range byGroup {
 		groups = append(groups, g)
@@ -111,7 +118,6 @@ func controllerManagerRules(resources []*resource.Spec) []rbacv1.PolicyRule {
 		rules = append(rules, rule(g, byGroup[g], readUpdate))
 	}
 	return append(rules,
-		rule(rbacv1.GroupName, rbacTemplates, readUpdate),
 		rule(rbacv1.GroupName, []string{"roles", "clusterroles"}, []string{"escalate", "bind"}),
 	)
 }

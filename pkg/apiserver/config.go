@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/serviceaccount"
 
+	"github.com/mco-org/mco/pkg/apiserver/kubeapis"
 	"github.com/mco-org/mco/pkg/builtin"
 	"github.com/mco-org/mco/pkg/registry/karmada"
 	"github.com/mco-org/mco/pkg/registry/resource"
@@ -35,8 +36,9 @@ type ExtraConfig struct {
 	KubeClient    kubernetes.Interface
 	KubeInformers informers.SharedInformerFactory
 	// KubeGroups are the API groups served with Kubernetes' own storage
-	// (RBAC, access reviews, authentication reviews).
-	KubeGroups []*genericapiserver.APIGroupInfo
+	// providers (RBAC, the reviews, and every built-in group outside
+	// pkg/builtin), with the post-start hooks they ask for.
+	KubeGroups *kubeapis.Installed
 	// RBAC is set when RBAC authorizes: the bootstrap roles are reconciled
 	// and the aggregated ClusterRoles kept filled.
 	RBAC bool

@@ -31,6 +31,7 @@ var scaleAccessors = map[schema.GroupResource]scale.Accessor{
 	{Group: "apps", Resource: "deployments"}:  scale.Deployment,
 	{Group: "apps", Resource: "statefulsets"}: scale.StatefulSet,
 	{Group: "apps", Resource: "replicasets"}:  scale.ReplicaSet,
+	{Resource: "replicationcontrollers"}:      scale.ReplicationController,
 }
 
 // New builds the server and installs every API group.
@@ -74,11 +75,22 @@ func (c CompletedConfig) New() (*Server, error) {
 			return nil, fmt.Errorf("install API group %q: %w", group, err)
 		}
 	}
-	if err := s.InstallAPIGroups(c.extra.KubeGroups...); err != nil {
-		return nil, fmt.Errorf("install Kubernetes' API groups: %w", err)
+	if kg := c.extra.KubeGroups; kg != nil {
+		if err := s.InstallAPIGroups(kg.Groups...); err != nil {
+			return nil, fmt.Errorf("install Kubernetes' API groups: %w", err)
+		}
+		for name, hook := range kg.Hooks {
+			if err := s.AddPostStartHook(name, hook); err != nil {
+				return nil, fmt.Errorf("add post-start hook %s: %w", name, err)
+			}
+		}
 	}
 	if c.extra.RBAC {
-		policy := kubeapis.Policy(ComponentRoles(c.extra.Resources))
+		var served []kubeapis.Served
+		if c.extra.KubeGroups != nil {
+			served = c.extra.KubeGroups.Served()
+		}
+		policy := kubeapis.Policy(ComponentRoles(c.extra.Resources, served))
 		if err := kubeapis.AddPostStartHooks(s, c.extra.KubeInformers, policy); err != nil {
 			return nil, err
 		}

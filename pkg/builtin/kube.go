@@ -15,16 +15,24 @@ import (
 	api "k8s.io/kubernetes/pkg/apis/core"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	k8scorev1 "k8s.io/kubernetes/pkg/apis/core/v1"
+	"k8s.io/kubernetes/pkg/registry/apps/controllerrevision"
 	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
 	"k8s.io/kubernetes/pkg/registry/apps/deployment"
 	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
 	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
+	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/coordination/lease"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/event"
+	"k8s.io/kubernetes/pkg/registry/core/limitrange"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
+	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
+	"k8s.io/kubernetes/pkg/registry/core/pod"
+	"k8s.io/kubernetes/pkg/registry/core/podtemplate"
+	"k8s.io/kubernetes/pkg/registry/core/replicationcontroller"
+	"k8s.io/kubernetes/pkg/registry/core/resourcequota"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
@@ -55,6 +63,17 @@ var kubeStrategies = map[string]*resource.KubeStrategy{
 	"persistentvolumeclaims": kube(func() runtime.Object { return &api.PersistentVolumeClaim{} },
 		persistentvolumeclaim.Strategy, persistentvolumeclaim.StatusStrategy),
 	"events": kube(func() runtime.Object { return &api.Event{} }, event.Strategy, nil),
+
+	"controllerrevisions": kube(func() runtime.Object { return &apps.ControllerRevision{} }, controllerrevision.Strategy, nil),
+	"cronjobs":            kube(func() runtime.Object { return &batch.CronJob{} }, cronjob.Strategy, cronjob.StatusStrategy),
+	"pods":                kube(func() runtime.Object { return &api.Pod{} }, pod.Strategy, pod.StatusStrategy),
+	"podtemplates":        kube(func() runtime.Object { return &api.PodTemplate{} }, podtemplate.Strategy, nil),
+	"replicationcontrollers": kube(func() runtime.Object { return &api.ReplicationController{} },
+		replicationcontroller.Strategy, replicationcontroller.StatusStrategy),
+	"limitranges":    kube(func() runtime.Object { return &api.LimitRange{} }, limitrange.Strategy, nil),
+	"resourcequotas": kube(func() runtime.Object { return &api.ResourceQuota{} }, resourcequota.Strategy, resourcequota.StatusStrategy),
+	"persistentvolumes": kube(func() runtime.Object { return &api.PersistentVolume{} },
+		persistentvolume.Strategy, persistentvolume.StatusStrategy),
 }
 
 // withServiceAllocation: kube-apiserver allocates a Service's cluster IPs,

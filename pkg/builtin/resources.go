@@ -14,6 +14,7 @@ import (
 func Resources() []*resource.Spec {
 	var out []*resource.Spec
 	out = append(out, coreResources()...)
+	out = append(out, podKinds()...)
 	out = append(out, workloadResources()...)
 	out = append(out, coordinationResources()...)
 	for _, spec := range out {

@@ -15,6 +15,8 @@ func TestKindsRunKubernetesStrategies(t *testing.T) {
 		"Namespace": true, "ConfigMap": false, "Secret": false, "Service": true, "ServiceAccount": false,
 		"PersistentVolumeClaim": true, "Event": false, "Lease": false,
 		"Deployment": true, "StatefulSet": true, "DaemonSet": true, "ReplicaSet": true, "Job": true,
+		"Pod": true, "PodTemplate": false, "ReplicationController": true, "LimitRange": false, "ResourceQuota": true,
+		"PersistentVolume": true, "ControllerRevision": false, "CronJob": true,
 	}
 	specs := Resources()
 	if len(specs) != len(want) {

@@ -56,7 +56,18 @@ func workloadResources() []*resource.Spec {
 			return fmt.Sprintf("%d/%d", j.Status.Succeeded, replicasOf(j.Spec.Completions))
 		}}}
 
-	return []*resource.Spec{deploy, sts, ds, rs, job}
+	revision := newSpec(apps, "controllerrevisions", "controllerrevision", "ControllerRevision", true,
+		func() runtime.Object { return &appsv1.ControllerRevision{} }, func() runtime.Object { return &appsv1.ControllerRevisionList{} })
+	revision.Table = kubeTable{}
+
+	cron := newSpec(batchv1.SchemeGroupVersion, "cronjobs", "cronjob", "CronJob", true,
+		func() runtime.Object { return &batchv1.CronJob{} }, func() runtime.Object { return &batchv1.CronJobList{} })
+	cron.ShortNames = []string{"cj"}
+	cron.Categories = []string{"all"}
+	cron.HasStatus = true
+	cron.Table = kubeTable{}
+
+	return []*resource.Spec{deploy, sts, ds, rs, revision, job, cron}
 }
 
 func coordinationResources() []*resource.Spec {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apiserver/pkg/admission"
@@ -39,6 +40,11 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	if o.aggregated() {
 		// Behind a host, templates, namespaces and Secrets are the host's.
 		resources = karmada.Resources(karmadaOpts)
+	}
+	for _, r := range resources {
+		if r.Resource == (schema.GroupResource{Resource: "events"}) {
+			r.TTL = o.EventTTL
+		}
 	}
 	scheme, err := apiserver.NewScheme(resources, true)
 	if err != nil {

@@ -61,6 +61,8 @@ type Options struct {
 	ServiceAccount satoken.Options
 	// ServiceAccountMaxExpiration caps a token's lifetime (0: no cap).
 	ServiceAccountMaxExpiration time.Duration
+	// EventTTL is how long Events are kept, as kube-apiserver's --event-ttl.
+	EventTTL time.Duration
 	// ClientCA, when set, is the CA client certificates are verified with,
 	// shared by several replicas, instead of the one under DataDir.
 	ClientCA pki.SharedCA
@@ -85,6 +87,7 @@ func New() *Options {
 		DataDir:                   "mco-data",
 		AuthorizationMode:         apiserver.ModeRBAC,
 		ClusterProxyTimeout:       30 * time.Second,
+		EventTTL:                  time.Hour,
 		AllowNoExecuteTaintPolicy: true,
 		AllowPrivileged:           true,
 		SecureServing:             genericoptions.NewSecureServingOptions().WithLoopback(),
@@ -112,6 +115,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"Authorizer for requests. One of: "+strings.Join(modes(), ", ")+".")
 	fs.DurationVar(&o.ClusterProxyTimeout, "cluster-proxy-timeout", o.ClusterProxyTimeout,
 		"How long a request through clusters/{name}/proxy waits for the member's response headers before it fails with 503. Watches stream on once the headers came.")
+	fs.DurationVar(&o.EventTTL, "event-ttl", o.EventTTL,
+		"How long Events (core and events.k8s.io) are kept, as kube-apiserver's flag of the same name.")
 	fs.BoolVar(&o.AllowNoExecuteTaintPolicy, "allow-no-execute-taint-policy", o.AllowNoExecuteTaintPolicy,
 		"Accept ClusterTaintPolicies with NoExecute taints, which move workloads off the clusters they taint. When false, such policies are refused. Karmada refuses them unless told otherwise; mco accepts them by default because its default failover policy (mco-default-failover) is one.")
 	fs.BoolVar(&o.AllowPrivileged, "allow-privileged", o.AllowPrivileged,

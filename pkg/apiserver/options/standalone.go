@@ -53,7 +53,10 @@ func (o *Options) applyStandalone(gc *genericapiserver.Config, extra *apiserver.
 		return err
 	}
 	gc.Authorization.Authorizer = authz
-	kubeGroups, err := kubeapis.Groups(o.Etcd, authz, rules, authn, audiences)
+	kubeGroups, err := kubeapis.Config{
+		Etcd: o.Etcd, Authorizer: authz, RuleResolver: rules, Authenticator: authn, APIAudiences: audiences,
+		Discovery: kubeClient.Discovery(), EventTTL: o.EventTTL,
+	}.Groups()
 	if err != nil {
 		return err
 	}

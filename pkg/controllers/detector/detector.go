@@ -90,7 +90,7 @@ func (d *Detector) run(ctx context.Context) error {
 // sync claims one template for the policy that selects it and keeps its
 // binding, or deletes the binding once the template is gone.
 func (d *Detector) sync(ctx context.Context, k template.Key) error {
-	if skippedNamespace(k.Namespace) {
+	if skipped(k) {
 		return nil
 	}
 	cached, err := d.templates.Get(k)
@@ -315,6 +315,17 @@ func (d *Detector) bindingDeleted(obj any) {
 		u.SetKind(v.Resource.Kind)
 		d.loop.Enqueue(template.Key{GVK: u.GroupVersionKind(), Namespace: v.Resource.Namespace, Name: v.Resource.Name})
 	}
+}
+
+// skipped tells whether a template is never propagated, whatever a policy
+// selects: those in skipped namespaces, and Kubernetes' system
+// PriorityClasses, which every cluster has of its own (a policy selecting
+// PriorityClasses by kind would otherwise fight each member's copy).
+func skipped(k template.Key) bool {
+	if k.GVK.Group == "scheduling.k8s.io" && k.GVK.Kind == "PriorityClass" && strings.HasPrefix(k.Name, "system-") {
+		return true
+	}
+	return skippedNamespace(k.Namespace)
 }
 
 // skippedNamespace tells whether templates in the namespace are never

@@ -6,11 +6,13 @@ package resource
 
 import (
 	"fmt"
+	"time"
 
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/registry/rest"
 )
 
 // Spec describes one resource served by mco-apiserver.
@@ -72,6 +74,13 @@ type Spec struct {
 
 	// Columns are the table columns kubectl get prints after NAME.
 	Columns []Column
+	// Table, when set, renders tables in place of Columns (Kubernetes'
+	// own printers for a built-in kind).
+	Table rest.TableConvertor
+
+	// TTL, when positive, is how long an object is kept after its last
+	// write, as kube-apiserver keeps Events (--event-ttl).
+	TTL time.Duration
 }
 
 // GroupVersion returns the group and version the resource is served in.

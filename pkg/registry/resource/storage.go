@@ -87,6 +87,12 @@ func NewStorage(scheme *runtime.Scheme, spec *Spec, optsGetter generic.RESTOptio
 		ResetFieldsStrategy:       st,
 		TableConvertor:            newTableConvertor(spec.Columns),
 	}
+	if spec.Table != nil {
+		store.TableConvertor = spec.Table
+	}
+	if ttl := uint64(spec.TTL.Seconds()); ttl > 0 {
+		store.TTLFunc = func(runtime.Object, uint64, bool) (uint64, error) { return ttl, nil }
+	}
 	options := &generic.StoreOptions{RESTOptions: optsGetter, AttrFunc: spec.getAttrs}
 	if err := store.CompleteWithOptions(options); err != nil {
 		return nil, nil, fmt.Errorf("complete storage for %s: %w", spec.Resource, err)

@@ -4,7 +4,9 @@ import (
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -55,4 +57,14 @@ var ReplicaSet = Accessor{
 		return replicas(s.Spec.Replicas), s.Status.Replicas, sel, err
 	},
 	Set: func(obj runtime.Object, n int32) { obj.(*appsv1.ReplicaSet).Spec.Replicas = &n },
+}
+
+// ReplicationController reads and writes a ReplicationController's
+// replicas; its selector is a label map.
+var ReplicationController = Accessor{
+	Get: func(obj runtime.Object) (int32, int32, string, error) {
+		rc := obj.(*corev1.ReplicationController)
+		return replicas(rc.Spec.Replicas), rc.Status.Replicas, labels.SelectorFromSet(rc.Spec.Selector).String(), nil
+	},
+	Set: func(obj runtime.Object, n int32) { obj.(*corev1.ReplicationController).Spec.Replicas = &n },
 }
