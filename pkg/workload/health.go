@@ -8,7 +8,8 @@ import (
 
 // Health tells whether an object in a member cluster is healthy, following
 // Karmada's rules for Deployments, StatefulSets, DaemonSets, ReplicaSets,
-// Jobs and Services (see the file of each). An object of an understood kind
+// Jobs, Services, Ingresses, Pods and PodDisruptionBudgets (see the file
+// of each). An object of an understood kind
 // that cannot be decoded has unknown health. Kinds without a rule are
 // healthy once they exist.
 func Health(obj *unstructured.Unstructured) workv1alpha2.ResourceHealth {

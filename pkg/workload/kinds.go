@@ -62,6 +62,12 @@ var interpreters = map[string]interpreter{
 	"/PersistentVolumeClaim": {
 		aggregate: aggregator(aggregatePersistentVolumeClaim),
 	},
+	"/PersistentVolume":                   {aggregate: aggregator(aggregatePV)},
+	"/Pod":                                {health: checker(podHealthy), aggregate: aggregator(aggregatePod)},
+	"networking.k8s.io/Ingress":           {health: checker(ingressHealthy), aggregate: aggregator(aggregateIngress)},
+	"batch/CronJob":                       {aggregate: aggregator(aggregateCronJob)},
+	"policy/PodDisruptionBudget":          {health: checker(pdbHealthy), aggregate: aggregator(aggregatePDB)},
+	"autoscaling/HorizontalPodAutoscaler": {aggregate: aggregator(aggregateHPA)},
 }
 
 // reflector decodes a member object into its typed form O and records what

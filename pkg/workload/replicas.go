@@ -35,7 +35,8 @@ import (
 // Interpretation is what mco reads of a template to schedule it.
 type Interpretation struct {
 	// Replicated is true for kinds with a replica count (Deployment,
-	// StatefulSet, ReplicaSet, Job); Replicas and Requirements are then set.
+	// StatefulSet, ReplicaSet, Job, and a Pod as one replica); Replicas and
+	// Requirements are then set.
 	Replicated bool
 	// Replicas is the count to divide among clusters.
 	Replicas int32
@@ -59,7 +60,7 @@ func Interpret(obj *unstructured.Unstructured) (Interpretation, error) {
 // Understood kinds are apps/v1 Deployment, StatefulSet and ReplicaSet, whose
 // count is spec.replicas (1 when unset), and batch/v1 Job, whose count is
 // spec.parallelism (1 when unset) lowered to spec.completions when that is
-// smaller. For any other kind ok is false and the object should be treated as
+// smaller. A v1 Pod counts one replica, its own spec. For any other kind ok is false and the object should be treated as
 // having no replicas. err is set when an understood kind cannot be decoded or
 // asks for a negative count.
 //
@@ -98,6 +99,13 @@ func Replicas(obj *unstructured.Unstructured) (replicas int32, req *workv1alpha2
 			return 0, nil, false, err
 		}
 		count, template = jobParallelism(&j), &j.Spec.Template
+	case gvk.Group == "" && gvk.Version == "v1" && gvk.Kind == "Pod":
+		// A Pod is one replica of itself, as Karmada counts it.
+		var p corev1.Pod
+		if err := decode(obj, &p); err != nil {
+			return 0, nil, false, err
+		}
+		template = &corev1.PodTemplateSpec{Spec: p.Spec}
 	default:
 		return 0, nil, false, nil
 	}

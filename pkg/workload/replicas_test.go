@@ -169,11 +169,11 @@ func TestReplicas(t *testing.T) {
 			replicas: 0, req: cpuOnly("1"),
 		},
 		{
-			name: "A Pod is not a replicated workload.",
+			name: "A Pod is one replica of itself, as Karmada counts it.",
 			obj: func(t *testing.T) *unstructured.Unstructured {
 				return object(t, "v1", "Pod", &corev1.Pod{Spec: podSpec(container("cpu", "1"))})
 			},
-			notOK: true,
+			replicas: 1, req: cpuOnly("1"),
 		},
 		{
 			name: "A ConfigMap is not a replicated workload.",

@@ -42,32 +42,44 @@ func serviceHealthy(s *corev1.Service) bool {
 	return false
 }
 
-// aggregateService gathers the load balancer ingress points of every member:
-// one entry per IP and hostname (the first member's, in cluster order,
-// when several report the same), sorted by IP then hostname. Entries with
-// neither are dropped.
+// aggregateService gathers the load balancer ingress points of every member
+// (see mergePoints).
 func aggregateService(_ *corev1.Service, members []member[corev1.ServiceStatus], _ metav1.Time) corev1.ServiceStatus {
+	ingress := mergePoints(members,
+		func(s *corev1.ServiceStatus) []corev1.LoadBalancerIngress { return s.LoadBalancer.Ingress },
+		func(p corev1.LoadBalancerIngress) (string, string) { return p.IP, p.Hostname })
+	return corev1.ServiceStatus{LoadBalancer: corev1.LoadBalancerStatus{Ingress: ingress}}
+}
+
+// mergePoints gathers the load balancer ingress points members report:
+// one entry per IP and hostname (the first member's, in cluster order, when
+// several report the same), sorted by IP then hostname. Entries with
+// neither are dropped.
+func mergePoints[R, P any](members []member[R], points func(*R) []P, addr func(P) (ip, hostname string)) []P {
 	type key struct{ ip, hostname string }
 	seen := map[key]bool{}
-	var ingress []corev1.LoadBalancerIngress
+	var out []P
 	for _, m := range members {
 		if m.status == nil {
 			continue
 		}
-		for _, in := range m.status.LoadBalancer.Ingress {
-			k := key{in.IP, in.Hostname}
+		for _, p := range points(m.status) {
+			ip, host := addr(p)
+			k := key{ip, host}
 			if k == (key{}) || seen[k] {
 				continue
 			}
 			seen[k] = true
-			ingress = append(ingress, in)
+			out = append(out, p)
 		}
 	}
-	sort.SliceStable(ingress, func(i, j int) bool {
-		if ingress[i].IP != ingress[j].IP {
-			return ingress[i].IP < ingress[j].IP
+	sort.SliceStable(out, func(i, j int) bool {
+		ai, ah := addr(out[i])
+		bi, bh := addr(out[j])
+		if ai != bi {
+			return ai < bi
 		}
-		return ingress[i].Hostname < ingress[j].Hostname
+		return ah < bh
 	})
-	return corev1.ServiceStatus{LoadBalancer: corev1.LoadBalancerStatus{Ingress: ingress}}
+	return out
 }
