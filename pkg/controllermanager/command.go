@@ -61,8 +61,11 @@ func NewCommand(ctx context.Context) *cobra.Command {
 		Long: `mco-controller-manager runs mco's controllers against mco-apiserver: detector (templates
 to bindings), binding (bindings to Works), execution (Works to member clusters), workStatus and
 bindingStatus (member status back to Works, bindings and templates), cluster and clusterStatus
-(execution spaces, member health), taintPolicy (ClusterTaintPolicy taints on Clusters) and
-namespace (namespaces to every member). It serves /healthz, /readyz, /metrics
+(execution spaces, member health), taintPolicy (ClusterTaintPolicy taints on Clusters),
+namespace (namespaces to every member), and hpaScaleTargetMarker and deploymentReplicasSyncer
+(a propagated HorizontalPodAutoscaler's members own its target's replicas; on by default,
+unlike Karmada: --controllers=*,-hpaScaleTargetMarker,-deploymentReplicasSyncer turns them off).
+It serves /healthz, /readyz, /metrics
 and /debug/pprof/ on --bind-address.`,
 		SilenceUsage: true,
 		Args:         cobra.NoArgs,

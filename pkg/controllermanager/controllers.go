@@ -13,6 +13,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/detector"
 	"github.com/mco-org/mco/pkg/controllers/execution"
 	"github.com/mco-org/mco/pkg/controllers/gracefuleviction"
+	"github.com/mco-org/mco/pkg/controllers/hpareplicas"
 	"github.com/mco-org/mco/pkg/controllers/namespacesync"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
@@ -33,6 +34,12 @@ var controllers = map[string]shared.InitFunc{
 	"namespace":        namespacesync.New,
 	"taintPolicy":      taintpolicy.New,
 	"workStatus":       workstatus.New,
+	// Unlike Karmada, which ships these two off, mco runs them by default:
+	// a propagated autoscaler then owns its target's replicas in the
+	// members. "-hpaScaleTargetMarker,-deploymentReplicasSyncer" turns
+	// them off.
+	"hpaScaleTargetMarker":     hpareplicas.NewMarker,
+	"deploymentReplicasSyncer": hpareplicas.NewSyncer,
 }
 
 // controllerNames lists the known controllers, sorted.

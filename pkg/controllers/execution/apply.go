@@ -15,6 +15,7 @@ import (
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/member"
+	"github.com/mco-org/mco/pkg/workload"
 )
 
 // FieldManager is the server-side apply field manager mco applies with.
@@ -84,7 +85,8 @@ type applied struct {
 // an *errConflict when the object exists unmanaged and the manifest says
 // not to take it over. What the drift watch knows spares requests: a
 // namespace seen before is not looked up again, and an object mco applied
-// and saw since is not read before the apply.
+// and saw since is not read before the apply, unless the member owns some
+// of its fields (workload.Retain).
 func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, w *workv1alpha1.Work, manifest *unstructured.Unstructured) (applied, error) {
 	t, err := resourceFor(c, manifest)
 	if err != nil {
@@ -98,11 +100,14 @@ func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, w *wor
 		d.setNamespace(c.Cluster, ns, true)
 	}
 	created := false
-	if !d.known(c.Cluster, t.gvr, ns, manifest.GetName()) {
+	retains := workload.Retains(manifest)
+	var existing *unstructured.Unstructured
+	if retains || !d.known(c.Cluster, t.gvr, ns, manifest.GetName()) {
 		// Served from the member's watch cache, not etcd: it may lag by
 		// moments, which only slightly widens the window that exists
 		// anyway between this read and the apply.
-		existing, err := t.client.Get(ctx, manifest.GetName(), metav1.GetOptions{ResourceVersion: "0"})
+		var err error
+		existing, err = t.client.Get(ctx, manifest.GetName(), metav1.GetOptions{ResourceVersion: "0"})
 		switch {
 		case apierrors.IsNotFound(err):
 			created = true
@@ -115,6 +120,14 @@ func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, w *wor
 		}
 	}
 	obj := stamp(manifest, w)
+	if retains && existing != nil && !created {
+		// The member owns some fields of the kind (a Pod's node, a
+		// Deployment's replicas under its autoscaler): they are applied as
+		// the member has them.
+		if err := workload.Retain(obj, existing); err != nil {
+			return applied{}, err
+		}
+	}
 	out, err := t.client.Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
 	if err != nil {
 		if t.namespaced && apierrors.IsNotFound(err) {

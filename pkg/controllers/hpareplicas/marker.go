@@ -1,0 +1,154 @@
+package hpareplicas
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/mco-org/mco/pkg/controller"
+	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/template"
+	"github.com/mco-org/mco/pkg/workload"
+)
+
+// hpaGVK is the version autoscalers are read in.
+var hpaGVK = autoscalingv2.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler")
+
+// Marker keeps workload.RetainReplicasLabel on the scale targets of
+// propagated autoscalers, and only on them. Its key is a scale target.
+type Marker struct {
+	dynamic   dynamic.Interface
+	templates *template.Resources
+	hpas      cache.GenericLister
+	loop      *controller.Controller[template.Key]
+}
+
+// NewMarker builds the scale target marker: a change of an autoscaler
+// re-evaluates its old and new targets; a change of a template kind an
+// autoscaler may target re-evaluates that template.
+func NewMarker(_ context.Context, c *shared.Context) (shared.Runner, error) {
+	hr, ok := c.Templates.ByGVK(hpaGVK)
+	if !ok {
+		return func(context.Context) error { return nil }, nil
+	}
+	hpaInformer := c.Templates.Informer(hr)
+	x := &Marker{dynamic: c.Dynamic, templates: c.Templates, hpas: c.Templates.Factory.ForResource(hr.GVR).Lister()}
+	x.loop = controller.New("hpaScaleTargetMarker", x.sync, controller.WithBackoff(100*time.Millisecond, 10*time.Second))
+	x.loop.WaitFor(hpaInformer.HasSynced)
+	onHPA := func(obj any) {
+		if h, err := decodeHPA(obj); err == nil {
+			if k, ok := targetOf(h); ok {
+				x.loop.Enqueue(k)
+			}
+		}
+	}
+	if _, err := hpaInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    onHPA,
+		UpdateFunc: func(old, obj any) { onHPA(old); onHPA(obj) },
+		DeleteFunc: onHPA,
+	}); err != nil {
+		return nil, fmt.Errorf("hpa scale target marker: %w", err)
+	}
+	for _, r := range c.Templates.List {
+		if r.GVK.Group != "apps" {
+			continue
+		}
+		inf := c.Templates.Informer(r)
+		x.loop.WaitFor(inf.HasSynced)
+		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc:    func(obj any) { x.enqueueTemplate(obj) },
+			UpdateFunc: func(_, obj any) { x.enqueueTemplate(obj) },
+		}); err != nil {
+			return nil, fmt.Errorf("hpa scale target marker: %w", err)
+		}
+	}
+	return func(ctx context.Context) error { return x.loop.Run(ctx, c.Workers) }, nil
+}
+
+// enqueueTemplate queues a workload template when its mark may be wrong:
+// it carries one, or an autoscaler in its namespace may target it.
+func (x *Marker) enqueueTemplate(obj any) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return
+	}
+	if _, has := u.GetLabels()[workload.RetainReplicasLabel]; has {
+		x.loop.Enqueue(template.KeyOf(u))
+		return
+	}
+	if hpas, err := x.hpas.ByNamespace(u.GetNamespace()).List(labels.Everything()); err == nil && len(hpas) > 0 {
+		x.loop.Enqueue(template.KeyOf(u))
+	}
+}
+
+// sync puts the label on a target or takes it off, with one patch.
+func (x *Marker) sync(ctx context.Context, k template.Key) error {
+	r, ok := x.templates.ByGVK(k.GVK)
+	if !ok {
+		return nil
+	}
+	obj, err := x.templates.Get(k)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	objs, err := x.hpas.ByNamespace(k.Namespace).List(labels.Everything())
+	if err != nil {
+		return fmt.Errorf("list autoscalers in %s: %w", k.Namespace, err)
+	}
+	hpas := make([]*autoscalingv2.HorizontalPodAutoscaler, 0, len(objs))
+	for _, o := range objs {
+		if h, err := decodeHPA(o); err == nil {
+			hpas = append(hpas, h)
+		}
+	}
+	want := marked(k, hpas)
+	_, has := obj.GetLabels()[workload.RetainReplicasLabel]
+	if want == has {
+		return nil
+	}
+	var value any
+	if want {
+		value = "true"
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"labels": map[string]any{workload.RetainReplicasLabel: value}}})
+	if err != nil {
+		return err
+	}
+	if _, err := x.dynamic.Resource(r.GVR).Namespace(k.Namespace).Patch(ctx, k.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("mark %s: %w", k, err)
+	}
+	klog.FromContext(ctx).V(2).Info("Scale target's replicas follow its members' autoscalers", "template", k, "retain", want)
+	return nil
+}
+
+// decodeHPA reads an autoscaler from the template cache (also from a
+// tombstone).
+func decodeHPA(obj any) (*autoscalingv2.HorizontalPodAutoscaler, error) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, fmt.Errorf("unexpected %T", obj)
+	}
+	var h autoscalingv2.HorizontalPodAutoscaler
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &h); err != nil {
+		return nil, fmt.Errorf("decode autoscaler %s/%s: %w", u.GetNamespace(), u.GetName(), err)
+	}
+	return &h, nil
+}
