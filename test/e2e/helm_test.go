@@ -1,0 +1,140 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/mco-org/mco/test/e2e/framework"
+)
+
+// runHelm runs the real helm against a kubeconfig, with its own home.
+func runHelm(t *testing.T, kubeconfig string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(framework.BinDir, "helm"), append(args, "--kubeconfig", kubeconfig)...)
+	home := t.TempDir()
+	cmd.Env = append(cmd.Environ(), "HELM_CACHE_HOME="+home, "HELM_CONFIG_HOME="+home, "HELM_DATA_HOME="+home)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("helm %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// kwokChart is the kwok chart of the kwok module hack/tools builds the
+// members' kwok from: a real chart nobody here wrote (Deployment, RBAC,
+// Service, ConfigMap and a FlowSchema).
+func kwokChart(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/kwok")
+	cmd.Dir = filepath.Join(framework.BinDir, "..", "..", "hack", "tools")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("locate the kwok module: %v", err)
+	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), "charts", "kwok")
+	if _, err := os.Stat(filepath.Join(dir, "Chart.yaml")); err != nil {
+		t.Fatalf("kwok chart: %v", err)
+	}
+	return dir
+}
+
+// TestHelmReleaseOnMCO: helm install with mco as the cluster, two policies
+// carry the release's objects to the members (Helm's own release Secret
+// stays on mco), and helm upgrade and uninstall on mco follow through.
+func TestHelmReleaseOnMCO(t *testing.T) {
+	ns := namespace(t, "e2e-helm")
+	release := "kwok"
+	name := release + "-controller" // the chart's full name for its objects
+	kubectl(t, fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: release, namespace: %[1]s}
+spec:
+  resourceSelectors:
+  - {apiVersion: apps/v1, kind: Deployment, labelSelector: {matchLabels: {app.kubernetes.io/instance: %[2]s}}}
+  - {apiVersion: v1, kind: Service, labelSelector: {matchLabels: {app.kubernetes.io/instance: %[2]s}}}
+  - {apiVersion: v1, kind: ServiceAccount, labelSelector: {matchLabels: {app.kubernetes.io/instance: %[2]s}}}
+  - {apiVersion: v1, kind: ConfigMap, labelSelector: {matchLabels: {app.kubernetes.io/instance: %[2]s}}}
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+    # Divided, so that the summed status helm --wait reads on mco matches
+    # the template's replicas (Duplicated copies would sum to more).
+    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        staticWeightList:
+        - {targetCluster: {clusterNames: [member1]}, weight: 1}
+        - {targetCluster: {clusterNames: [member2]}, weight: 1}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: %[1]s-release}
+spec:
+  resourceSelectors:
+  - {apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, labelSelector: {matchLabels: {app.kubernetes.io/instance: %[2]s}}}
+  - {apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRoleBinding, labelSelector: {matchLabels: {app.kubernetes.io/instance: %[2]s}}}
+  - {apiVersion: flowcontrol.apiserver.k8s.io/v1, kind: FlowSchema, labelSelector: {matchLabels: {app.kubernetes.io/instance: %[2]s}}}
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+`, ns, release), "apply", "-f", "-")
+
+	mcoConfig := framework.Env.MCO.Kubeconfig
+	chart := kwokChart(t)
+	// --wait reads the Deployment's status on mco: the members' summed.
+	runHelm(t, mcoConfig, "install", release, chart, "-n", ns, "--set", "replicas=2", "--wait", "--timeout", "3m")
+
+	deployments := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	objects := []struct {
+		gvr        schema.GroupVersionResource
+		namespaced bool
+	}{
+		{deployments, true},
+		{schema.GroupVersionResource{Version: "v1", Resource: "services"}, true},
+		{schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}, true},
+		{schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}, false},
+		{schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterrolebindings"}, false},
+		{schema.GroupVersionResource{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Resource: "flowschemas"}, false},
+	}
+	present := func(want bool) {
+		t.Helper()
+		for _, m := range []string{"member1", "member2"} {
+			client := memberDynamic(t, m)
+			for _, o := range objects {
+				eventually(t, 90*time.Second, fmt.Sprintf("%s %s in %s present=%v", o.gvr.Resource, name, m, want), func(ctx context.Context) (bool, string) {
+					r := client.Resource(o.gvr)
+					var err error
+					if o.namespaced {
+						_, err = r.Namespace(ns).Get(ctx, name, metav1.GetOptions{})
+					} else {
+						_, err = r.Get(ctx, name, metav1.GetOptions{})
+					}
+					if want {
+						return err == nil, fmt.Sprint(err)
+					}
+					return apierrors.IsNotFound(err), fmt.Sprint(err)
+				})
+			}
+		}
+	}
+	present(true)
+	// Helm's release record is a Secret on mco, not propagated.
+	if out := kubectl(t, "", "-n", ns, "get", "secrets", "-l", "owner=helm", "-o", "name"); !strings.Contains(out, "sh.helm.release.v1."+release+".v1") {
+		t.Errorf("no Helm release Secret on mco: %q", out)
+	}
+
+	runHelm(t, mcoConfig, "upgrade", release, chart, "-n", ns, "--set", "replicas=4", "--wait", "--timeout", "3m")
+	waitReplicas(t, ns, name, map[string]int32{"member1": 2, "member2": 2})
+
+	runHelm(t, mcoConfig, "uninstall", release, "-n", ns, "--wait", "--timeout", "2m")
+	present(false)
+}
