@@ -138,3 +138,68 @@ spec:
 	runHelm(t, mcoConfig, "uninstall", release, "-n", ns, "--wait", "--timeout", "2m")
 	present(false)
 }
+
+// TestHelmMCOChartOnMCO: this project's own chart installed into mco is
+// carried whole to the members by one PropagationPolicy (every kind it
+// renders, by the release's label), and helm upgrade and uninstall on mco
+// follow through there.
+func TestHelmMCOChartOnMCO(t *testing.T) {
+	ns := namespace(t, "e2e-helm-mco")
+	const release = "mco"
+	kinds := []struct {
+		apiVersion, kind string
+		gvr              schema.GroupVersionResource
+		name             string
+	}{
+		{"apps/v1", "Deployment", schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}, "mco-apiserver"},
+		{"apps/v1", "StatefulSet", schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "statefulsets"}, "mco-etcd"},
+		{"v1", "Service", schema.GroupVersionResource{Version: "v1", Resource: "services"}, "mco-apiserver"},
+		{"v1", "ServiceAccount", schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}, "mco-scheduler"},
+		{"v1", "Secret", schema.GroupVersionResource{Version: "v1", Resource: "secrets"}, "mco-ca"},
+		{"v1", "ConfigMap", schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, "mco-kubeconfigs"},
+		{"policy/v1", "PodDisruptionBudget", schema.GroupVersionResource{Group: "policy", Version: "v1", Resource: "poddisruptionbudgets"}, "mco-apiserver"},
+		{"networking.k8s.io/v1", "NetworkPolicy", schema.GroupVersionResource{Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies"}, "mco-etcd"},
+	}
+	var selectors strings.Builder
+	for _, k := range kinds {
+		fmt.Fprintf(&selectors, "  - {apiVersion: %s, kind: %s, labelSelector: {matchLabels: {app.kubernetes.io/instance: %s}}}\n", k.apiVersion, k.kind, release)
+	}
+	kubectl(t, fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: release, namespace: %s}
+spec:
+  resourceSelectors:
+%s  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+    replicaScheduling: {replicaSchedulingType: Duplicated}
+`, ns, selectors.String()), "apply", "-f", "-")
+
+	root := filepath.Join(framework.BinDir, "..", "..")
+	chart := filepath.Join(root, "charts", "mco")
+	values := filepath.Join(root, "test", "chart", "testdata", "install.values.yaml")
+	mcoConfig := framework.Env.MCO.Kubeconfig
+	runHelm(t, mcoConfig, "install", release, chart, "-n", ns, "-f", values)
+
+	present := func(want bool) {
+		t.Helper()
+		for _, m := range []string{"member1", "member2"} {
+			client := memberDynamic(t, m)
+			for _, k := range kinds {
+				eventually(t, 90*time.Second, fmt.Sprintf("%s %s in %s present=%v", k.kind, k.name, m, want), func(ctx context.Context) (bool, string) {
+					_, err := client.Resource(k.gvr).Namespace(ns).Get(ctx, k.name, metav1.GetOptions{})
+					if want {
+						return err == nil, fmt.Sprint(err)
+					}
+					return apierrors.IsNotFound(err), fmt.Sprint(err)
+				})
+			}
+		}
+	}
+	present(true)
+
+	runHelm(t, mcoConfig, "upgrade", release, chart, "-n", ns, "-f", values, "--set", "apiserver.replicas=2")
+	waitReplicas(t, ns, "mco-apiserver", map[string]int32{"member1": 2, "member2": 2})
+
+	runHelm(t, mcoConfig, "uninstall", release, "-n", ns, "--wait", "--timeout", "2m")
+	present(false)
+}
