@@ -250,3 +250,46 @@ func TestOrdinaryApplication(t *testing.T) {
 		t.Logf("hpa/web has no currentReplicas on mco yet")
 	}
 }
+
+// TestPodPropagates: a bare Pod runs in a member; applying it again after
+// the member's scheduler and admission filled in its node, service account
+// and token volume (fields a Pod may not change) succeeds, so a change of
+// the template reaches the member; its phase comes back onto the template.
+func TestPodPropagates(t *testing.T) {
+	ns := namespace(t, "e2e-pod")
+	kubectl(t, fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: pod, namespace: %[1]s}
+spec:
+  resourceSelectors: [{apiVersion: v1, kind: Pod, name: debug}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: debug, namespace: %[1]s}
+spec: {containers: [{name: debug, image: busybox:1.36}]}
+`, ns), "apply", "-f", "-")
+	client := memberClient(t, "member1")
+	eventually(t, 90*time.Second, "the Pod running in member1", func(ctx context.Context) (bool, string) {
+		p, err := client.CoreV1().Pods(ns).Get(ctx, "debug", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		return p.Spec.NodeName != "" && p.Status.Phase == "Running", fmt.Sprintf("node %q, phase %s", p.Spec.NodeName, p.Status.Phase)
+	})
+	eventually(t, 60*time.Second, "the Pod's phase on mco", func(context.Context) (bool, string) {
+		got, _ := kubectlErr("", "-n", ns, "get", "pod/debug", "-o", "jsonpath={.status.phase}")
+		return got == "Running", fmt.Sprintf("phase %q", got)
+	})
+	kubectl(t, "", "-n", ns, "label", "pod/debug", "tier=debug")
+	eventually(t, 60*time.Second, "the template's new label in member1", func(ctx context.Context) (bool, string) {
+		p, err := client.CoreV1().Pods(ns).Get(ctx, "debug", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		return p.Labels["tier"] == "debug", fmt.Sprintf("labels %v", p.Labels)
+	})
+	if w := kubectl(t, "", "-n", ns, "get", "rb", "debug-pod", "-o", `jsonpath={.status.aggregatedStatus[0].applied}`); w != "true" {
+		t.Errorf("the Pod's Work is not applied: %q", w)
+	}
+}
