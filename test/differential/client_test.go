@@ -3,6 +3,7 @@ package differential
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 
@@ -93,6 +94,15 @@ func (s *server) update(ctx context.Context, k Kind, obj map[string]any) (Outcom
 		u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
 		return s.resource(k).Update(ctx, u, metav1.UpdateOptions{DryRun: dryRunAll})
 	})
+}
+
+// get reads the stored object of kind k named name.
+func (s *server) get(ctx context.Context, k Kind, name string) (map[string]any, error) {
+	u, err := s.resource(k).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("get %s %s from %s: %w", k.GVK.Kind, name, s.name, err)
+	}
+	return u.Object, nil
 }
 
 func (s *server) resource(k Kind) dynamic.ResourceInterface {

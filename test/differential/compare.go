@@ -52,7 +52,7 @@ type Difference struct {
 func compareOutcomes(rules []Deliberate, kind string, input map[string]any, update bool, kube, mco Outcome) []Difference {
 	var out []Difference
 	add := func(group, detail string) { out = append(out, Difference{Group: group, Detail: detail}) }
-	if kube.Accepted() != mco.Accepted() && deliberateOutcome(kind, input, kube, mco) != "" {
+	if (kube.Accepted() != mco.Accepted() || kube.Code != mco.Code) && deliberateOutcome(kind, input, kube, mco) != "" {
 		return nil
 	}
 	switch {

@@ -49,6 +49,12 @@ func TestCompareOutcomes(t *testing.T) {
 		{name: "IPv6 refused by a single-stack member is deliberate", kind: "Service",
 			input: obj(map[string]any{"ipFamilies": []any{"IPv6"}}),
 			kube:  invalid(Cause{"spec.ipFamilies[0]", "FieldValueInvalid"}), mco: accepted(obj(nil))},
+		{name: "a Pod refused by a member's Priority admission before validation is deliberate", kind: "Pod", input: obj(nil),
+			kube: Outcome{Code: 403, Reason: "Forbidden", Message: `pods "p" is forbidden: no PriorityClass with name x was found`},
+			mco:  invalid(Cause{"spec.containers", "FieldValueRequired"})},
+		{name: "a Pod forbidden for another reason is not", kind: "Pod", input: obj(nil),
+			kube: Outcome{Code: 403, Reason: "Forbidden", Message: `pods "p" is forbidden: exceeded quota`}, mco: accepted(obj(nil)),
+			want: []string{"outcome: rejected by kube (403 Forbidden), accepted by mco"}},
 		{name: "IPv6 refused for another reason is not", kind: "Service",
 			input: obj(map[string]any{"ipFamilies": []any{"IPv6"}}),
 			kube:  invalid(Cause{"spec.ports", "FieldValueRequired"}), mco: accepted(obj(nil)),
@@ -79,6 +85,32 @@ func TestNormalizePVCFinalizer(t *testing.T) {
 	only := map[string]any{"metadata": map[string]any{"finalizers": []any{"kubernetes.io/pvc-protection"}}}
 	if _, ok := normalize(Ignored(), "PersistentVolumeClaim", nil, only)["metadata"].(map[string]any)["finalizers"]; ok {
 		t.Error("an emptied finalizer list is kept")
+	}
+}
+
+// TestNormalizePodAdmission: only what a member's admission adds to a Pod
+// is removed, the token volume by its name's prefix.
+func TestNormalizePodAdmission(t *testing.T) {
+	t.Parallel()
+	out := map[string]any{"spec": map[string]any{
+		"volumes": []any{map[string]any{"name": "kube-api-access-x7k2p"}, map[string]any{"name": "data"}},
+		"containers": []any{
+			map[string]any{"name": "a", "volumeMounts": []any{map[string]any{"name": "kube-api-access-x7k2p"}}},
+			map[string]any{"name": "b", "volumeMounts": []any{map[string]any{"name": "data"}, map[string]any{"name": "kube-api-access-x7k2p"}}},
+		},
+		"tolerations": []any{defaultToleration("node.kubernetes.io/not-ready"), map[string]any{"key": "dedicated", "operator": "Exists"}},
+	}}
+	got := normalize(Ignored(), "Pod", map[string]any{}, out)
+	want := map[string]any{"spec": map[string]any{
+		"volumes": []any{map[string]any{"name": "data"}},
+		"containers": []any{
+			map[string]any{"name": "a"},
+			map[string]any{"name": "b", "volumeMounts": []any{map[string]any{"name": "data"}}},
+		},
+		"tolerations": []any{map[string]any{"key": "dedicated", "operator": "Exists"}},
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("normalized\n  %v\nwant\n  %v", got, want)
 	}
 }
 

@@ -20,6 +20,11 @@ type Deliberate struct {
 	// Value, when set, removes only the items equal to it from the list at
 	// Path (and the list when it ends up empty).
 	Value any
+	// ItemField and ItemPrefix, when set, remove only the items whose
+	// field ItemField starts with ItemPrefix from the list at Path (and the
+	// list when it ends up empty): items a server names with a random
+	// suffix, or a controller's entry.
+	ItemField, ItemPrefix string
 	// UnlessSet keeps the field where the request itself set it: only what
 	// the server filled in is ignored. A zero value ("", 0) asks the server
 	// to fill it in, as no value does.
@@ -36,6 +41,8 @@ var PerRequest = []Deliberate{
 	{Path: []string{"metadata", "resourceVersion"}, Reason: "per-server storage revision"},
 	{Path: []string{"metadata", "managedFields", "*", "time"}, Reason: "time of the request"},
 	{Path: []string{"metadata", "name"}, UnlessSet: true, Reason: "generated from metadata.generateName with a random suffix"},
+	{Kind: "PersistentVolume", Path: []string{"status", "lastPhaseTransitionTime"}, Reason: "time of the request"},
+	{Kind: "Pod", Path: []string{"status", "conditions", "*", "lastTransitionTime"}, Reason: "time of the request (a gated Pod's PodScheduled condition)"},
 }
 
 // DeliberateDifferences are where mco differs from a member's
@@ -70,6 +77,40 @@ var DeliberateDifferences = []Deliberate{
 		Reason: "copied from the generated template labels, which hold the Job's uid on the member"},
 	{Kind: "PersistentVolumeClaim", Path: []string{"metadata", "finalizers"}, Value: "kubernetes.io/pvc-protection",
 		Reason: "added by the member's StorageObjectInUseProtection admission; a template is in use by no pod"},
+	{Kind: "PersistentVolume", Path: []string{"metadata", "finalizers"}, Value: "kubernetes.io/pv-protection",
+		Reason: "added by the member's StorageObjectInUseProtection admission; a template is bound to no claim"},
+	{Kind: "VolumeAttributesClass", Path: []string{"metadata", "finalizers"}, Value: "kubernetes.io/vac-protection",
+		Reason: "added by the member's StorageObjectInUseProtection admission; a template is used by no volume"},
+	// mco runs no Pod: what a member's admission plugins add to a Pod it
+	// runs is the member's to add.
+	{Kind: "Pod", Path: []string{"spec", "serviceAccountName"}, UnlessSet: true,
+		Reason: "the member's ServiceAccount admission names the namespace's default account"},
+	{Kind: "Pod", Path: []string{"spec", "serviceAccount"}, UnlessSet: true,
+		Reason: "the member's ServiceAccount admission names the namespace's default account (deprecated alias)"},
+	{Kind: "Pod", Path: []string{"spec", "volumes"}, ItemField: "name", ItemPrefix: "kube-api-access-",
+		Reason: "the token volume the member's ServiceAccount admission adds, with a random name"},
+	{Kind: "Pod", Path: []string{"spec", "containers", "*", "volumeMounts"}, ItemField: "name", ItemPrefix: "kube-api-access-",
+		Reason: "the token volume the member's ServiceAccount admission mounts in every container"},
+	{Kind: "Pod", Path: []string{"spec", "initContainers", "*", "volumeMounts"}, ItemField: "name", ItemPrefix: "kube-api-access-",
+		Reason: "the token volume the member's ServiceAccount admission mounts in every container"},
+	{Kind: "Pod", Path: []string{"spec", "tolerations"}, Value: defaultToleration("node.kubernetes.io/not-ready"),
+		Reason: "added by the member's DefaultTolerationSeconds admission"},
+	{Kind: "Pod", Path: []string{"spec", "tolerations"}, Value: defaultToleration("node.kubernetes.io/unreachable"),
+		Reason: "added by the member's DefaultTolerationSeconds admission"},
+	{Kind: "Pod", Path: []string{"spec", "priority"}, UnlessSet: true,
+		Reason: "the member's Priority admission sets it from the member's PriorityClasses"},
+	{Kind: "Pod", Path: []string{"spec", "preemptionPolicy"}, UnlessSet: true,
+		Reason: "the member's Priority admission sets it from the member's PriorityClasses"},
+	{Kind: "FlowSchema", Path: []string{"status", "conditions"},
+		Reason: "written by the member's priority and fairness controller; mco's FlowSchemas configure no server"},
+	{Kind: "FlowSchema", Path: []string{"metadata", "managedFields"}, ItemField: "manager", ItemPrefix: "api-priority-and-fairness-config-consumer",
+		Reason: "the member's priority and fairness controller's write of the status"},
+}
+
+// defaultToleration is a toleration the member's DefaultTolerationSeconds
+// admission adds to a Pod that has none for the taint.
+func defaultToleration(key string) map[string]any {
+	return map[string]any{"key": key, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": int64(300)}
 }
 
 // DeliberateOutcomes are requests kube-apiserver and mco answer
@@ -77,6 +118,7 @@ var DeliberateDifferences = []Deliberate{
 // request of kind with body input and the two outcomes, "" otherwise.
 var DeliberateOutcomes = []func(kind string, input map[string]any, kube, mco Outcome) string{
 	serviceFamiliesOfAnyStack,
+	podAdmission,
 }
 
 // deliberateOutcome returns the reason of the first deliberate outcome
@@ -108,6 +150,32 @@ func serviceFamiliesOfAnyStack(kind string, input map[string]any, kube, mco Outc
 		}
 	}
 	return "mco serves members of any IP stack; a single-stack member refuses what it cannot serve"
+}
+
+// podRefusals are the messages of a member's Pod admission plugins that
+// refuse a Pod for what the member holds, by plugin.
+var podRefusals = map[string][]string{
+	"Priority":       {"no PriorityClass with name", "priority admission controller computed"},
+	"ServiceAccount": {"error looking up service account"},
+	"RuntimeClass":   {"pod rejected: ", "conflict: runtimeClass."},
+}
+
+// podAdmission: a member's admission refuses a Pod whose PriorityClass,
+// ServiceAccount or RuntimeClass it lacks (or whose priority disagrees
+// with the class), before validation; mco runs no Pod and none of these
+// plugins, and accepts or validates it.
+func podAdmission(kind string, _ map[string]any, kube, mco Outcome) string {
+	if kind != "Pod" || kube.Code != 403 || (!mco.Accepted() && mco.Code != 422) {
+		return ""
+	}
+	for plugin, messages := range podRefusals {
+		for _, m := range messages {
+			if strings.Contains(kube.Message, m) {
+				return "refused by the member's " + plugin + " admission, which mco, running no Pod, does not run"
+			}
+		}
+	}
+	return ""
 }
 
 // Ignored is every rule normalization applies.
@@ -153,11 +221,11 @@ func removeField(node, input any, path []string, r Deliberate) {
 		removeField(m[seg], inValue, path[1:], r)
 		return
 	}
-	if r.Value != nil {
+	if r.Value != nil || r.ItemPrefix != "" {
 		if _, ok := m[seg]; !ok {
 			return
 		}
-		m[seg] = withoutItem(m[seg], r.Value)
+		m[seg] = withoutItems(m[seg], r)
 		if l, ok := m[seg].([]any); ok && len(l) == 0 {
 			delete(m, seg)
 		}
@@ -184,16 +252,23 @@ func zero(v any) bool {
 	return false
 }
 
-func withoutItem(list any, v any) any {
+// withoutItems returns list without the items rule r matches: equal to
+// its Value, or with its ItemPrefix in the field ItemField.
+func withoutItems(list any, r Deliberate) any {
 	l, ok := list.([]any)
 	if !ok {
 		return list
 	}
 	out := []any{}
 	for _, item := range l {
-		if !reflect.DeepEqual(item, v) {
-			out = append(out, item)
+		if r.Value != nil && reflect.DeepEqual(item, r.Value) {
+			continue
 		}
+		fields, _ := item.(map[string]any)
+		if v, _ := fields[r.ItemField].(string); r.ItemPrefix != "" && strings.HasPrefix(v, r.ItemPrefix) {
+			continue
+		}
+		out = append(out, item)
 	}
 	return out
 }

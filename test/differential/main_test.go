@@ -118,15 +118,25 @@ func bringUp(root string) error {
 	if servers.mco, err = newServer("mco", mcoCfg); err != nil {
 		return err
 	}
+	// The namespace's default ServiceAccount is what a member's
+	// controller-manager would create (a bare member runs none): a Pod's
+	// ServiceAccount admission looks it up.
 	ns := map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": testNamespace}}
+	sa := map[string]any{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": map[string]any{"name": "default", "namespace": testNamespace}}
 	nsKind, _ := KindByDir("namespace")
+	saKind, _ := KindByDir("serviceaccount")
 	for _, s := range []*server{servers.kube, servers.mco} {
-		o, err := s.create(ctx, nsKind, ns, false)
-		if err != nil {
-			return err
-		}
-		if !o.Accepted() {
-			return fmt.Errorf("create namespace %s on %s: %s %s", testNamespace, s.name, o, o.Message)
+		for _, o := range []struct {
+			kind Kind
+			obj  map[string]any
+		}{{nsKind, ns}, {saKind, sa}} {
+			out, err := s.create(ctx, o.kind, o.obj, false)
+			if err != nil {
+				return err
+			}
+			if !out.Accepted() {
+				return fmt.Errorf("create %s %s on %s: %s %s", o.kind.GVK.Kind, metadataName(o.obj), s.name, out, out.Message)
+			}
 		}
 	}
 	return nil

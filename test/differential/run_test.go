@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"sync"
 	"time"
 
@@ -97,19 +98,33 @@ func runUpdate(ctx context.Context, kube, mco *server, c Case) (ko, mo Outcome, 
 	if !mb.Accepted() {
 		return ko, mb, true, nil
 	}
-	kubeObj, err := patched(kb.Object, c.Patch)
-	if err != nil {
+	if ko, err = updatePatched(ctx, kube, c, kb.Object); err != nil {
 		return ko, mo, false, err
 	}
-	mcoObj, err := patched(mb.Object, c.Patch)
-	if err != nil {
-		return ko, mo, false, err
-	}
-	if ko, err = kube.update(ctx, c.Kind, kubeObj); err != nil {
-		return ko, mo, false, err
-	}
-	mo, err = mco.update(ctx, c.Kind, mcoObj)
+	mo, err = updatePatched(ctx, mco, c, mb.Object)
 	return ko, mo, false, err
+}
+
+// updatePatched applies the case's patch to the object a server stored and
+// sends that as a dry-run update. When the server answers Conflict (one of
+// its own controllers wrote the object since, as kube-apiserver's priority
+// and fairness controller writes a FlowSchema's status), it reads the
+// object again and retries, as a client does.
+func updatePatched(ctx context.Context, s *server, c Case, stored map[string]any) (Outcome, error) {
+	const attempts = 5
+	for i := 1; ; i++ {
+		obj, err := patched(stored, c.Patch)
+		if err != nil {
+			return Outcome{}, err
+		}
+		o, err := s.update(ctx, c.Kind, obj)
+		if err != nil || o.Code != http.StatusConflict || i == attempts {
+			return o, err
+		}
+		if stored, err = s.get(ctx, c.Kind, metadataName(stored)); err != nil {
+			return o, err
+		}
+	}
 }
 
 // inNamespace returns a copy of obj in the test namespace when its kind is
