@@ -35,6 +35,8 @@ var notServed = []string{
 	"nodes", "endpoints", "componentstatuses", "bindings", "endpointslices.discovery.k8s.io",
 	"ipaddresses.networking.k8s.io", "servicecidrs.networking.k8s.io", "volumeattachments.storage.k8s.io",
 	"csinodes.storage.k8s.io", "csistoragecapacities.storage.k8s.io", "certificatesigningrequests.certificates.k8s.io",
+	"clustertrustbundles.certificates.k8s.io", "podcertificaterequests.certificates.k8s.io", "resourceclaims.resource.k8s.io",
+	"resourceslices.resource.k8s.io", "storageversionmigrations.storagemigration.k8s.io", "apiservices.apiregistration.k8s.io",
 }
 
 // TestAPIResourcesListEveryBuiltinKind: discovery names every built-in
