@@ -25,8 +25,8 @@ func TestRetain(t *testing.T) {
 		want     map[string]any
 	}{
 		{
-			name:    "A Pod keeps what the member's scheduler and admission set; the rest is the template's.",
-			desired: map[string]any{"apiVersion": "v1", "kind": "Pod", "spec": map[string]any{"containers": []any{map[string]any{"name": "app", "image": "nginx:1.27"}}}},
+			name:     "A Pod keeps what the member's scheduler and admission set; the rest is the template's.",
+			desired:  map[string]any{"apiVersion": "v1", "kind": "Pod", "spec": map[string]any{"containers": []any{map[string]any{"name": "app", "image": "nginx:1.27"}}}},
 			observed: memberPod, retains: true,
 			want: map[string]any{"apiVersion": "v1", "kind": "Pod", "spec": map[string]any{
 				"nodeName": "node-1", "serviceAccountName": "default",
