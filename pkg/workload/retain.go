@@ -18,7 +18,7 @@ const RetainReplicasLabel = "resourcetemplate.karmada.io/retain-replicas"
 // read before every apply.
 func Retains(desired *unstructured.Unstructured) bool {
 	switch kindOf(desired) {
-	case "/Pod":
+	case "/Pod", "/PersistentVolume":
 		return true
 	case "apps/Deployment":
 		return desired.GetLabels()[RetainReplicasLabel] == "true"
@@ -30,13 +30,15 @@ func Retains(desired *unstructured.Unstructured) bool {
 // member's object), the fields the member owns, as Karmada's retention
 // does: a Pod's nodeName, serviceAccountName, volumes and containers'
 // volumeMounts, which the member's scheduler and admission set and a Pod
-// may not change; a Deployment's replicas when it carries
-// RetainReplicasLabel. Other kinds are left alone.
+// may not change; a PersistentVolume's claimRef, which the member's binder
+// sets; a Deployment's replicas when it carries RetainReplicasLabel. Other kinds are left alone.
 func Retain(desired, observed *unstructured.Unstructured) error {
 	var err error
 	switch kindOf(desired) {
 	case "/Pod":
 		err = retainPod(desired.Object, observed.Object)
+	case "/PersistentVolume":
+		err = keep(desired.Object, observed.Object, "spec", "claimRef")
 	case "apps/Deployment":
 		if Retains(desired) {
 			err = keep(desired.Object, observed.Object, "spec", "replicas")

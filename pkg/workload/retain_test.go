@@ -49,6 +49,13 @@ func TestRetain(t *testing.T) {
 			want:     map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "spec": map[string]any{"replicas": int64(2)}},
 		},
 		{
+			name:     "A PersistentVolume keeps the claim the member bound it to.",
+			desired:  map[string]any{"apiVersion": "v1", "kind": "PersistentVolume", "spec": map[string]any{"capacity": map[string]any{"storage": "1Gi"}}},
+			observed: map[string]any{"apiVersion": "v1", "kind": "PersistentVolume", "spec": map[string]any{"capacity": map[string]any{"storage": "1Gi"}, "claimRef": map[string]any{"namespace": "shop", "name": "data"}}},
+			retains:  true,
+			want:     map[string]any{"apiVersion": "v1", "kind": "PersistentVolume", "spec": map[string]any{"capacity": map[string]any{"storage": "1Gi"}, "claimRef": map[string]any{"namespace": "shop", "name": "data"}}},
+		},
+		{
 			name:     "Other kinds are left alone.",
 			desired:  map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "data": map[string]any{"a": "1"}},
 			observed: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "data": map[string]any{"a": "2"}},
