@@ -53,9 +53,9 @@ func TestBadInputIsRejected(t *testing.T) {
 		},
 		{
 			name:    "a kind the server does not serve",
-			input:   "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n    image: busybox\n",
+			input:   "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n",
 			args:    []string{"--validate=false"},
-			wantErr: []string{`no matches for kind "Pod"`},
+			wantErr: []string{`no matches for kind "Node"`},
 		},
 		{
 			name:    "a cluster without a sync mode",
