@@ -145,40 +145,24 @@ func TestOrdinaryApplication(t *testing.T) {
 	ns := namespace(t, "e2e-app")
 	kubectl(t, fmt.Sprintf(applicationYAML, ns), "apply", "-f", "-")
 
-	objects := []struct {
-		gvr        schema.GroupVersionResource
-		name       string
-		namespaced bool
-	}{
-		{schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}, "web", true},
-		{schema.GroupVersionResource{Version: "v1", Resource: "services"}, "web", true},
-		{schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, "web", true},
-		{schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}, "web", true},
-		{schema.GroupVersionResource{Group: "networking.k8s.io", Version: "v1", Resource: "ingresses"}, "web", true},
-		{schema.GroupVersionResource{Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies"}, "web", true},
-		{schema.GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"}, "web", true},
-		{schema.GroupVersionResource{Group: "policy", Version: "v1", Resource: "poddisruptionbudgets"}, "web", true},
-		{schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "cronjobs"}, "report", true},
-		{schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles"}, "web", true},
-		{schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings"}, "web", true},
-		{schema.GroupVersionResource{Group: "scheduling.k8s.io", Version: "v1", Resource: "priorityclasses"}, ns + "-high", false},
-		{schema.GroupVersionResource{Group: "storage.k8s.io", Version: "v1", Resource: "storageclasses"}, ns + "-fast", false},
+	gvr := func(group, version, resource string) schema.GroupVersionResource {
+		return schema.GroupVersionResource{Group: group, Version: version, Resource: resource}
 	}
-	for _, m := range []string{"member1", "member2"} {
-		client := memberDynamic(t, m)
-		for _, o := range objects {
-			eventually(t, 90*time.Second, fmt.Sprintf("%s %s in %s", o.gvr.Resource, o.name, m), func(ctx context.Context) (bool, string) {
-				r := client.Resource(o.gvr)
-				var err error
-				if o.namespaced {
-					_, err = r.Namespace(ns).Get(ctx, o.name, metav1.GetOptions{})
-				} else {
-					_, err = r.Get(ctx, o.name, metav1.GetOptions{})
-				}
-				return err == nil, fmt.Sprint(err)
-			})
-		}
-	}
+	waitInMembers(t, []string{"member1", "member2"}, []memberObject{
+		{gvr("apps", "v1", "deployments"), ns, "web"},
+		{gvr("", "v1", "services"), ns, "web"},
+		{gvr("", "v1", "configmaps"), ns, "web"},
+		{gvr("", "v1", "serviceaccounts"), ns, "web"},
+		{gvr("networking.k8s.io", "v1", "ingresses"), ns, "web"},
+		{gvr("networking.k8s.io", "v1", "networkpolicies"), ns, "web"},
+		{gvr("autoscaling", "v2", "horizontalpodautoscalers"), ns, "web"},
+		{gvr("policy", "v1", "poddisruptionbudgets"), ns, "web"},
+		{gvr("batch", "v1", "cronjobs"), ns, "report"},
+		{gvr("rbac.authorization.k8s.io", "v1", "roles"), ns, "web"},
+		{gvr("rbac.authorization.k8s.io", "v1", "rolebindings"), ns, "web"},
+		{gvr("scheduling.k8s.io", "v1", "priorityclasses"), "", ns + "-high"},
+		{gvr("storage.k8s.io", "v1", "storageclasses"), "", ns + "-fast"},
+	}, true)
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member2": 1, "member3": -1})
 
 	// kwok members run no ingress controller and the CronJob is

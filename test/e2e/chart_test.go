@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,14 +30,7 @@ func TestHelmChartInstall(t *testing.T) {
 	values := filepath.Join(root, "test", "chart", "testdata", "install.values.yaml")
 	helm := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command(filepath.Join(framework.BinDir, "helm"), append(args, "--kubeconfig", m.Kubeconfig)...)
-		home := t.TempDir()
-		cmd.Env = append(cmd.Environ(), "HELM_CACHE_HOME="+home, "HELM_CONFIG_HOME="+home, "HELM_DATA_HOME="+home)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("helm %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
+		return runHelm(t, m.Kubeconfig, args...)
 	}
 	kube := memberClient(t, "member1")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -1,17 +1,13 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/mco-org/mco/test/e2e/framework"
@@ -93,39 +89,15 @@ spec:
 	// --wait reads the Deployment's status on mco: the members' summed.
 	runHelm(t, mcoConfig, "install", release, chart, "-n", ns, "--set", "replicas=2", "--wait", "--timeout", "3m")
 
-	deployments := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
-	objects := []struct {
-		gvr        schema.GroupVersionResource
-		namespaced bool
-	}{
-		{deployments, true},
-		{schema.GroupVersionResource{Version: "v1", Resource: "services"}, true},
-		{schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}, true},
-		{schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}, false},
-		{schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterrolebindings"}, false},
-		{schema.GroupVersionResource{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Resource: "flowschemas"}, false},
+	var objects []memberObject
+	for _, r := range []struct{ group, resource, namespace string }{
+		{"apps", "deployments", ns}, {"", "services", ns}, {"", "serviceaccounts", ns},
+		{"rbac.authorization.k8s.io", "clusterroles", ""}, {"rbac.authorization.k8s.io", "clusterrolebindings", ""},
+		{"flowcontrol.apiserver.k8s.io", "flowschemas", ""},
+	} {
+		objects = append(objects, memberObject{schema.GroupVersionResource{Group: r.group, Version: "v1", Resource: r.resource}, r.namespace, name})
 	}
-	present := func(want bool) {
-		t.Helper()
-		for _, m := range []string{"member1", "member2"} {
-			client := memberDynamic(t, m)
-			for _, o := range objects {
-				eventually(t, 90*time.Second, fmt.Sprintf("%s %s in %s present=%v", o.gvr.Resource, name, m, want), func(ctx context.Context) (bool, string) {
-					r := client.Resource(o.gvr)
-					var err error
-					if o.namespaced {
-						_, err = r.Namespace(ns).Get(ctx, name, metav1.GetOptions{})
-					} else {
-						_, err = r.Get(ctx, name, metav1.GetOptions{})
-					}
-					if want {
-						return err == nil, fmt.Sprint(err)
-					}
-					return apierrors.IsNotFound(err), fmt.Sprint(err)
-				})
-			}
-		}
-	}
+	present := func(want bool) { t.Helper(); waitInMembers(t, []string{"member1", "member2"}, objects, want) }
 	present(true)
 	// Helm's release record is a Secret on mco, not propagated.
 	if out := kubectl(t, "", "-n", ns, "get", "secrets", "-l", "owner=helm", "-o", "name"); !strings.Contains(out, "sh.helm.release.v1."+release+".v1") {
@@ -180,21 +152,11 @@ spec:
 	mcoConfig := framework.Env.MCO.Kubeconfig
 	runHelm(t, mcoConfig, "install", release, chart, "-n", ns, "-f", values)
 
-	present := func(want bool) {
-		t.Helper()
-		for _, m := range []string{"member1", "member2"} {
-			client := memberDynamic(t, m)
-			for _, k := range kinds {
-				eventually(t, 90*time.Second, fmt.Sprintf("%s %s in %s present=%v", k.kind, k.name, m, want), func(ctx context.Context) (bool, string) {
-					_, err := client.Resource(k.gvr).Namespace(ns).Get(ctx, k.name, metav1.GetOptions{})
-					if want {
-						return err == nil, fmt.Sprint(err)
-					}
-					return apierrors.IsNotFound(err), fmt.Sprint(err)
-				})
-			}
-		}
+	var objects []memberObject
+	for _, k := range kinds {
+		objects = append(objects, memberObject{k.gvr, ns, k.name})
 	}
+	present := func(want bool) { t.Helper(); waitInMembers(t, []string{"member1", "member2"}, objects, want) }
 	present(true)
 
 	runHelm(t, mcoConfig, "upgrade", release, chart, "-n", ns, "-f", values, "--set", "apiserver.replicas=2")

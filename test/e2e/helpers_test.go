@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
@@ -148,4 +149,30 @@ func memberDeployment(t *testing.T, member, ns, name string) *appsv1.Deployment 
 		t.Fatalf("%s: %v", member, err)
 	}
 	return d
+}
+
+// memberObject names one object expected in the members; Namespace is
+// empty for a cluster-scoped one.
+type memberObject struct {
+	GVR             schema.GroupVersionResource
+	Namespace, Name string
+}
+
+// waitInMembers waits until each object is present (or, with present
+// false, gone) in each of the members.
+func waitInMembers(t *testing.T, members []string, objects []memberObject, present bool) {
+	t.Helper()
+	for _, m := range members {
+		client := memberDynamic(t, m)
+		for _, o := range objects {
+			what := fmt.Sprintf("%s %s/%s in %s present=%v", o.GVR.Resource, o.Namespace, o.Name, m, present)
+			eventually(t, 90*time.Second, what, func(ctx context.Context) (bool, string) {
+				_, err := client.Resource(o.GVR).Namespace(o.Namespace).Get(ctx, o.Name, metav1.GetOptions{})
+				if present {
+					return err == nil, fmt.Sprint(err)
+				}
+				return apierrors.IsNotFound(err), fmt.Sprint(err)
+			})
+		}
+	}
 }
