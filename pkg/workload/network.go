@@ -8,13 +8,10 @@ import (
 // ingressHealthy is Karmada's rule: an Ingress is healthy once its load
 // balancer has an address.
 func ingressHealthy(in *networkingv1.Ingress) bool {
-	for _, p := range in.Status.LoadBalancer.Ingress {
-		if p.IP != "" || p.Hostname != "" {
-			return true
-		}
-	}
-	return false
+	return hasAddress(in.Status.LoadBalancer.Ingress, ingressAddr)
 }
+
+func ingressAddr(p networkingv1.IngressLoadBalancerIngress) (string, string) { return p.IP, p.Hostname }
 
 // aggregateIngress gathers the load balancer ingress points of every
 // member, as for a Service (see mergePoints).
@@ -23,6 +20,6 @@ func aggregateIngress(_ *networkingv1.Ingress, members []member[networkingv1.Ing
 		func(s *networkingv1.IngressStatus) []networkingv1.IngressLoadBalancerIngress {
 			return s.LoadBalancer.Ingress
 		},
-		func(p networkingv1.IngressLoadBalancerIngress) (string, string) { return p.IP, p.Hostname })
+		ingressAddr)
 	return networkingv1.IngressStatus{LoadBalancer: networkingv1.IngressLoadBalancerStatus{Ingress: points}}
 }

@@ -34,8 +34,14 @@ func serviceHealthy(s *corev1.Service) bool {
 	if s.Spec.Type != corev1.ServiceTypeLoadBalancer {
 		return true
 	}
-	for _, in := range s.Status.LoadBalancer.Ingress {
-		if in.IP != "" || in.Hostname != "" {
+	return hasAddress(s.Status.LoadBalancer.Ingress, func(p corev1.LoadBalancerIngress) (string, string) { return p.IP, p.Hostname })
+}
+
+// hasAddress tells whether any load balancer ingress point has an IP or a
+// hostname.
+func hasAddress[P any](points []P, addr func(P) (ip, hostname string)) bool {
+	for _, p := range points {
+		if ip, host := addr(p); ip != "" || host != "" {
 			return true
 		}
 	}

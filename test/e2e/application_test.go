@@ -14,6 +14,17 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
+// splitEvenly is a placement's replicaScheduling dividing replicas
+// evenly between member1 and member2 (indented for spec.placement).
+const splitEvenly = `    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        staticWeightList:
+        - {targetCluster: {clusterNames: [member1]}, weight: 1}
+        - {targetCluster: {clusterNames: [member2]}, weight: 1}
+`
+
 // applicationYAML is an ordinary web application as a team ships it, with
 // the policies that carry it to member1 and member2: the Deployment's
 // replicas divided between them, everything else to both.
@@ -35,14 +46,7 @@ spec:
   - {apiVersion: rbac.authorization.k8s.io/v1, kind: RoleBinding}
   placement:
     clusterAffinity: {clusterNames: [member1, member2]}
-    replicaScheduling:
-      replicaSchedulingType: Divided
-      replicaDivisionPreference: Weighted
-      weightPreference:
-        staticWeightList:
-        - {targetCluster: {clusterNames: [member1]}, weight: 1}
-        - {targetCluster: {clusterNames: [member2]}, weight: 1}
----
+%[2]s---
 apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy
 metadata: {name: %[1]s-classes}
@@ -143,7 +147,7 @@ spec:
 // template.
 func TestOrdinaryApplication(t *testing.T) {
 	ns := namespace(t, "e2e-app")
-	kubectl(t, fmt.Sprintf(applicationYAML, ns), "apply", "-f", "-")
+	kubectl(t, fmt.Sprintf(applicationYAML, ns, splitEvenly), "apply", "-f", "-")
 
 	gvr := func(group, version, resource string) schema.GroupVersionResource {
 		return schema.GroupVersionResource{Group: group, Version: version, Resource: resource}

@@ -64,14 +64,7 @@ spec:
     clusterAffinity: {clusterNames: [member1, member2]}
     # Divided, so that the summed status helm --wait reads on mco matches
     # the template's replicas (Duplicated copies would sum to more).
-    replicaScheduling:
-      replicaSchedulingType: Divided
-      replicaDivisionPreference: Weighted
-      weightPreference:
-        staticWeightList:
-        - {targetCluster: {clusterNames: [member1]}, weight: 1}
-        - {targetCluster: {clusterNames: [member2]}, weight: 1}
----
+%[3]s---
 apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy
 metadata: {name: %[1]s-release}
@@ -82,7 +75,7 @@ spec:
   - {apiVersion: flowcontrol.apiserver.k8s.io/v1, kind: FlowSchema, labelSelector: {matchLabels: {app.kubernetes.io/instance: %[2]s}}}
   placement:
     clusterAffinity: {clusterNames: [member1, member2]}
-`, ns, release), "apply", "-f", "-")
+`, ns, release, splitEvenly), "apply", "-f", "-")
 
 	mcoConfig := framework.Env.MCO.Kubeconfig
 	chart := kwokChart(t)
