@@ -8,12 +8,16 @@
 package hpareplicas
 
 import (
+	"encoding/json"
+
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/template"
+	"github.com/mco-org/mco/pkg/workload"
 )
 
 // targetOf is the template an autoscaler scales, in its namespace.
@@ -60,4 +64,32 @@ func syncedReplicas(d *appsv1.Deployment) (int32, bool) {
 		return 0, false
 	}
 	return s.Replicas, true
+}
+
+// membersSettled tells whether every member a binding targets has reported
+// its copy of the template at generation templateGen, with its own
+// controller caught up and at least one replica, all of them updated. A
+// member's Deployment reports zero replicas between creating its
+// ReplicaSet and that ReplicaSet's first pods; summing then would shrink
+// the template, and the scheduler would take replicas from that member.
+func membersSettled(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.ResourceBindingStatus, templateGen int64) bool {
+	reported := make(map[string]workv1alpha2.AggregatedStatusItem, len(status.AggregatedStatus))
+	for _, it := range status.AggregatedStatus {
+		reported[it.ClusterName] = it
+	}
+	for _, tc := range spec.Clusters {
+		it, ok := reported[tc.Name]
+		if !ok || !it.Applied || it.Status == nil {
+			return false
+		}
+		var s workload.DeploymentStatus
+		if err := json.Unmarshal(it.Status.Raw, &s); err != nil {
+			return false
+		}
+		if s.ResourceTemplateGeneration != templateGen || s.ObservedGeneration != s.Generation ||
+			s.Replicas <= 0 || s.Replicas != s.UpdatedReplicas {
+			return false
+		}
+	}
+	return len(spec.Clusters) > 0
 }

@@ -1,15 +1,19 @@
 package hpareplicas
 
 import (
+	"encoding/json"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/template"
+	"github.com/mco-org/mco/pkg/workload"
 )
 
 func hpa(name, target string, claimed, deleting bool) *autoscalingv2.HorizontalPodAutoscaler {
@@ -75,5 +79,46 @@ func TestSyncedReplicas(t *testing.T) {
 		if got != tc.want || ok != tc.wantOK {
 			t.Errorf("%s: %d %v, want %d %v", tc.name, got, ok, tc.want, tc.wantOK)
 		}
+	}
+}
+
+func TestMembersSettled(t *testing.T) {
+	t.Parallel()
+	item := func(cluster string, applied bool, s *workload.DeploymentStatus) workv1alpha2.AggregatedStatusItem {
+		it := workv1alpha2.AggregatedStatusItem{ClusterName: cluster, Applied: applied}
+		if s != nil {
+			raw, err := json.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			it.Status = &runtime.RawExtension{Raw: raw}
+		}
+		return it
+	}
+	st := func(replicas, updated int32, gen, observed, templateGen int64) *workload.DeploymentStatus {
+		return &workload.DeploymentStatus{Replicas: replicas, UpdatedReplicas: updated, Generation: gen, ObservedGeneration: observed, ResourceTemplateGeneration: templateGen}
+	}
+	spec := &workv1alpha2.ResourceBindingSpec{Clusters: []workv1alpha2.TargetCluster{{Name: "m1", Replicas: 1}, {Name: "m2", Replicas: 1}}}
+	cases := []struct {
+		name  string
+		items []workv1alpha2.AggregatedStatusItem
+		want  bool
+	}{
+		{"Both members report settled copies.", []workv1alpha2.AggregatedStatusItem{item("m1", true, st(1, 1, 2, 2, 3)), item("m2", true, st(3, 3, 1, 1, 3))}, true},
+		{"A member has not reported yet.", []workv1alpha2.AggregatedStatusItem{item("m2", true, st(1, 1, 1, 1, 3))}, false},
+		{"A member's copy is not applied.", []workv1alpha2.AggregatedStatusItem{item("m1", false, st(1, 1, 1, 1, 3)), item("m2", true, st(1, 1, 1, 1, 3))}, false},
+		{"A member reports no status.", []workv1alpha2.AggregatedStatusItem{item("m1", true, nil), item("m2", true, st(1, 1, 1, 1, 3))}, false},
+		{"A member's copy has no pods yet (its ReplicaSet was just created).", []workv1alpha2.AggregatedStatusItem{item("m1", true, st(0, 0, 1, 1, 3)), item("m2", true, st(1, 1, 1, 1, 3))}, false},
+		{"A member's controller trails its copy.", []workv1alpha2.AggregatedStatusItem{item("m1", true, st(1, 1, 2, 1, 3)), item("m2", true, st(1, 1, 1, 1, 3))}, false},
+		{"A member runs an older template.", []workv1alpha2.AggregatedStatusItem{item("m1", true, st(1, 1, 1, 1, 2)), item("m2", true, st(1, 1, 1, 1, 3))}, false},
+		{"A member is mid-rollout.", []workv1alpha2.AggregatedStatusItem{item("m1", true, st(2, 1, 1, 1, 3)), item("m2", true, st(1, 1, 1, 1, 3))}, false},
+	}
+	for _, tc := range cases {
+		if got := membersSettled(spec, &workv1alpha2.ResourceBindingStatus{AggregatedStatus: tc.items}, 3); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if membersSettled(&workv1alpha2.ResourceBindingSpec{}, &workv1alpha2.ResourceBindingStatus{}, 3) {
+		t.Error("A binding placed nowhere: settled, want not")
 	}
 }

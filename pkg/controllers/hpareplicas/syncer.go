@@ -27,6 +27,10 @@ import (
 
 var deploymentGVK = appsv1.SchemeGroupVersion.WithKind("Deployment")
 
+// settleRecheck is how soon a Deployment whose members have not all
+// settled is looked at again.
+const settleRecheck = 2 * time.Second
+
 // Syncer sets the spec.replicas of Divided Deployments whose members'
 // autoscalers own their replicas to the members' sum. Its key is a
 // Deployment template.
@@ -89,6 +93,11 @@ func (x *Syncer) sync(ctx context.Context, k template.Key) error {
 	}
 	replicas, ok := syncedReplicas(&d)
 	if !ok {
+		return nil
+	}
+	if !membersSettled(b.Spec, b.Status, d.Generation) {
+		// The binding may trail the template here: look again soon.
+		x.loop.EnqueueAfter(k, settleRecheck)
 		return nil
 	}
 	patch, err := json.Marshal(map[string]any{"spec": map[string]any{"replicas": replicas}})
