@@ -34,6 +34,8 @@ BUILTIN_API_PKGS=(
   k8s.io/api/admissionregistration/v1
   k8s.io/api/flowcontrol/v1
   k8s.io/api/events/v1
+  k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1
+  k8s.io/kube-aggregator/pkg/apis/apiregistration/v1
 )
 APIMACHINERY_PKGS=(
   k8s.io/apimachinery/pkg/apis/meta/v1

@@ -88,6 +88,10 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		// Member credentials (and the record of the default taint policy);
 		// Secrets and ConfigMaps are templates too, so read everywhere.
 		rule("", []string{"secrets", "configmaps"}, readWrite),
+		// CRDs and APIServices are templates too; the custom resources of
+		// each CRD are granted by extensions.CustomResourceRole as CRDs come.
+		rule("apiextensions.k8s.io", []string{"customresourcedefinitions"}, readUpdate),
+		rule("apiregistration.k8s.io", []string{"apiservices"}, readUpdate),
 	)
 	byGroup := map[string][]string{}
 	for _, spec := range resources {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/kubernetes/pkg/serviceaccount"
 
+	"github.com/mco-org/mco/pkg/apiserver/extensions"
 	"github.com/mco-org/mco/pkg/apiserver/kubeapis"
 	"github.com/mco-org/mco/pkg/builtin"
 	"github.com/mco-org/mco/pkg/registry/karmada"
@@ -48,6 +49,10 @@ type ExtraConfig struct {
 	// KubeInformers reach the host, whose namespaces are those mco's
 	// objects live in.
 	Aggregated bool
+	// Chain configures the aggregator in front of mco's server and the
+	// apiextensions server behind it; nil when aggregated (the host serves
+	// CRDs and APIServices there).
+	Chain *extensions.Configs
 	// ClusterProxyTimeout bounds the wait for a member's response headers
 	// through clusters/{name}/proxy.
 	ClusterProxyTimeout time.Duration

@@ -5,14 +5,18 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsapiserver "k8s.io/apiextensions-apiserver/pkg/apiserver"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/registry/rest"
 	genericapiserver "k8s.io/apiserver/pkg/server"
+	aggregatorapiserver "k8s.io/kube-aggregator/pkg/apiserver"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/apiserver/extensions"
 	"github.com/mco-org/mco/pkg/apiserver/kubeapis"
+	"github.com/mco-org/mco/pkg/apiserver/pki"
 	nscontroller "github.com/mco-org/mco/pkg/controllers/namespace"
 	"github.com/mco-org/mco/pkg/registry/clusterproxy"
 	"github.com/mco-org/mco/pkg/registry/namespace"
@@ -23,7 +27,22 @@ import (
 
 // Server is a running-to-be mco-apiserver.
 type Server struct {
-	Generic *genericapiserver.GenericAPIServer
+	// Generic is mco's own server; when chained, the aggregator in front of
+	// it is the one that serves.
+	Generic    *genericapiserver.GenericAPIServer
+	aggregator *aggregatorapiserver.APIAggregator
+}
+
+// Run serves until ctx ends.
+func (s *Server) Run(ctx context.Context) error {
+	if s.aggregator == nil {
+		return s.Generic.PrepareRun().RunWithContext(ctx)
+	}
+	prepared, err := s.aggregator.PrepareRun()
+	if err != nil {
+		return fmt.Errorf("prepare aggregator: %w", err)
+	}
+	return prepared.Run(ctx)
 }
 
 // scaleAccessors names the resources with a scale subresource.
@@ -36,7 +55,16 @@ var scaleAccessors = map[schema.GroupResource]scale.Accessor{
 
 // New builds the server and installs every API group.
 func (c CompletedConfig) New() (*Server, error) {
-	s, err := c.generic.New("mco-apiserver", genericapiserver.NewEmptyDelegate())
+	var delegate genericapiserver.DelegationTarget = genericapiserver.NewEmptyDelegate()
+	var ext *apiextensionsapiserver.CustomResourceDefinitions
+	if ch := c.extra.Chain; ch != nil {
+		var err error
+		if ext, err = ch.NewExtensions(); err != nil {
+			return nil, err
+		}
+		delegate = ext.GenericAPIServer
+	}
+	s, err := c.generic.New("mco-apiserver", delegate)
 	if err != nil {
 		return nil, fmt.Errorf("create generic apiserver: %w", err)
 	}
@@ -100,7 +128,18 @@ func (c CompletedConfig) New() (*Server, error) {
 			return nil, err
 		}
 	}
-	return &Server{Generic: s}, nil
+	if c.extra.RBAC && ext != nil {
+		if err := c.keepCustomResourceRole(s, ext); err != nil {
+			return nil, err
+		}
+	}
+	out := &Server{Generic: s}
+	if ch := c.extra.Chain; ch != nil {
+		if out.aggregator, err = ch.NewAggregator(s, ext); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // storageFor returns the REST endpoints of one resource keyed by path:
@@ -166,6 +205,24 @@ func (c CompletedConfig) addPostStartHooks(s *genericapiserver.GenericAPIServer)
 	})
 	if err != nil {
 		return fmt.Errorf("add namespace finalizer hook: %w", err)
+	}
+	return nil
+}
+
+// keepCustomResourceRole lets mco-controller-manager read and claim the
+// custom resources of every CRD, as they come and go.
+func (c CompletedConfig) keepCustomResourceRole(s *genericapiserver.GenericAPIServer, ext *apiextensionsapiserver.CustomResourceDefinitions) error {
+	keeper, err := extensions.NewRoleKeeper(pki.ControllerManager.User, c.extra.KubeClient,
+		ext.Informers.Apiextensions().V1().CustomResourceDefinitions().Informer())
+	if err != nil {
+		return err
+	}
+	err = s.AddPostStartHook("mco-custom-resource-roles", func(ctx genericapiserver.PostStartHookContext) error {
+		go keeper.Run(ctx)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("add custom resource roles hook: %w", err)
 	}
 	return nil
 }

@@ -7,8 +7,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
+	apiextensionsinformers "k8s.io/apiextensions-apiserver/pkg/client/informers/externalversions"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/dynamic/dynamicinformer"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -47,8 +48,16 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 	kubeInf := kubeinformers.NewSharedInformerFactory(kube, resync)
 	// Member credentials live in karmada-cluster, where join writes them.
 	secretInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithNamespace(join.Namespace))
-	templates, err := template.Discover(kube.Discovery(), dynamicinformer.NewDynamicSharedInformerFactory(dyn, resync))
+	templates, err := template.Discover(ctx, kube.Discovery(), dyn, resync)
 	if err != nil {
+		return nil, err
+	}
+	extClient, err := apiextensionsclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("apiextensions client: %w", err)
+	}
+	extInf := apiextensionsinformers.NewSharedInformerFactory(extClient, resync)
+	if err := templates.FollowCRDs(ctx, extInf.Apiextensions().V1().CustomResourceDefinitions()); err != nil {
 		return nil, err
 	}
 	clusters := mcoInf.Cluster().V1alpha1().Clusters()
@@ -59,7 +68,7 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 	}
 	c := &shared.Context{
 		Config: cfg, MCO: mco, Kube: kube, Dynamic: dyn,
-		MCOInformers: mcoInf, KubeInformers: secretInf, Templates: templates,
+		MCOInformers: mcoInf, KubeInformers: secretInf, Templates: templates, CRDInformers: extInf,
 		Bindings:                     bindings,
 		Members:                      member.NewManager(ctx, clusters.Lister(), secrets.Lister(), o.client.QPS, o.client.Burst),
 		Metrics:                      m,
@@ -96,14 +105,16 @@ func runControllers(ctx context.Context, cfg *rest.Config, o *options, names []s
 	c.MCOInformers.Start(ctx.Done())
 	c.KubeInformers.Start(ctx.Done())
 	c.Namespaces.Start(ctx.Done())
-	c.Templates.Factory.Start(ctx.Done())
+	c.Templates.Start(ctx)
+	c.CRDInformers.Start(ctx.Done())
 	start := time.Now()
 	c.MCOInformers.WaitForCacheSync(ctx.Done())
 	c.KubeInformers.WaitForCacheSync(ctx.Done())
 	c.Namespaces.WaitForCacheSync(ctx.Done())
-	c.Templates.Factory.WaitForCacheSync(ctx.Done())
+	c.Templates.WaitForCacheSync(ctx)
+	c.CRDInformers.WaitForCacheSync(ctx.Done())
 	ready.Store(true)
-	logger.Info("Caches synced; controllers starting", "after", time.Since(start).Round(time.Millisecond), "templateKinds", len(c.Templates.List))
+	logger.Info("Caches synced; controllers starting", "after", time.Since(start).Round(time.Millisecond), "templateKinds", len(c.Templates.Kinds()))
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

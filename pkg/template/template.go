@@ -12,10 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/dynamic/dynamicinformer"
-	"k8s.io/client-go/tools/cache"
 )
 
 // Key names one template.
@@ -42,16 +39,6 @@ type Resource struct {
 	GVR        schema.GroupVersionResource
 	GVK        schema.GroupVersionKind
 	Namespaced bool
-}
-
-// Resources are the template kinds with their informers.
-type Resources struct {
-	Factory dynamicinformer.DynamicSharedInformerFactory
-	List    []Resource
-	byGVK   map[schema.GroupVersionKind]Resource
-	// StatusWrites tells mco's own status writes apart from changes that
-	// matter to propagation.
-	StatusWrites *StatusWrites
 }
 
 // notTemplates are served resources that are never propagated as templates:
@@ -89,67 +76,6 @@ func isTemplate(gr schema.GroupResource, verbs []string) bool {
 	return true
 }
 
-// Discover lists the template kinds mco-apiserver serves.
-func Discover(d discovery.DiscoveryInterface, factory dynamicinformer.DynamicSharedInformerFactory) (*Resources, error) {
-	lists, err := d.ServerPreferredResources()
-	if err != nil && len(lists) == 0 {
-		return nil, fmt.Errorf("discover served resources: %w", err)
-	}
-	r := &Resources{Factory: factory, byGVK: map[schema.GroupVersionKind]Resource{}, StatusWrites: NewStatusWrites()}
-	for _, l := range lists {
-		gv, err := schema.ParseGroupVersion(l.GroupVersion)
-		if err != nil {
-			continue
-		}
-		for _, res := range l.APIResources {
-			if !isTemplate(schema.GroupResource{Group: gv.Group, Resource: res.Name}, res.Verbs) {
-				continue
-			}
-			x := Resource{GVR: gv.WithResource(res.Name), GVK: gv.WithKind(res.Kind), Namespaced: res.Namespaced}
-			r.List = append(r.List, x)
-			r.byGVK[x.GVK] = x
-		}
-	}
-	return r, nil
-}
-
-// ByGVK returns the template kind of a GroupVersionKind.
-func (r *Resources) ByGVK(gvk schema.GroupVersionKind) (Resource, bool) {
-	x, ok := r.byGVK[gvk]
-	return x, ok
-}
-
-// Informer returns the shared informer of a template kind.
-func (r *Resources) Informer(x Resource) cache.SharedIndexInformer {
-	return r.Factory.ForResource(x.GVR).Informer()
-}
-
-// Get returns a template from the cache (shared: do not modify).
-func (r *Resources) Get(k Key) (*unstructured.Unstructured, error) {
-	x, ok := r.byGVK[k.GVK]
-	if !ok {
-		return nil, fmt.Errorf("%s is not a template kind mco serves", k.GVK)
-	}
-	lister := r.Factory.ForResource(x.GVR).Lister()
-	var (
-		obj any
-		err error
-	)
-	if x.Namespaced {
-		obj, err = lister.ByNamespace(k.Namespace).Get(k.Name)
-	} else {
-		obj, err = lister.Get(k.Name)
-	}
-	if err != nil {
-		return nil, err
-	}
-	u, ok := obj.(*unstructured.Unstructured)
-	if !ok {
-		return nil, fmt.Errorf("unexpected %T in the cache of %s", obj, x.GVR)
-	}
-	return u, nil
-}
-
 // GetFresh returns a template from the cache unless the cache holds
 // another version than resourceVersion (the one a binding recorded, which
 // leaves out mco's own status writes): then the cache may lag behind a
@@ -163,7 +89,10 @@ func (r *Resources) GetFresh(ctx context.Context, client dynamic.Interface, k Ke
 	if resourceVersion == "" || (err == nil && r.effective(cached) == resourceVersion) {
 		return cached, err
 	}
-	x := r.byGVK[k.GVK]
+	x, ok := r.ByGVK(k.GVK)
+	if !ok {
+		return nil, r.unknown(k)
+	}
 	live, err := client.Resource(x.GVR).Namespace(k.Namespace).Get(ctx, k.Name, metav1.GetOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("get %s: %w", k, err)

@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/dynamic/dynamicinformer"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 )
 
@@ -46,11 +45,9 @@ func TestGetFresh(t *testing.T) {
 			scheme := runtime.NewScheme()
 			client := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme,
 				map[schema.GroupVersionResource]string{gvr: "DeploymentList"}, deployment("5", "live"))
-			factory := dynamicinformer.NewDynamicSharedInformerFactory(client, 0)
-			r := &Resources{Factory: factory, byGVK: map[schema.GroupVersionKind]Resource{gvk: {GVR: gvr, GVK: gvk, Namespaced: true}},
-				StatusWrites: NewStatusWrites()}
+			r := New(client, 0, Resource{GVR: gvr, GVK: gvk, Namespaced: true})
 			if tc.cached != nil {
-				if err := factory.ForResource(gvr).Informer().GetIndexer().Add(tc.cached); err != nil {
+				if err := r.kinds[gvk].informer.GetIndexer().Add(tc.cached); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -26,7 +26,8 @@ var servedBuiltins = []string{
 	"clusterrolebindings.rbac.authorization.k8s.io", "clusterroles.rbac.authorization.k8s.io",
 	"rolebindings.rbac.authorization.k8s.io", "roles.rbac.authorization.k8s.io",
 	"priorityclasses.scheduling.k8s.io", "csidrivers.storage.k8s.io", "storageclasses.storage.k8s.io",
-	"volumeattributesclasses.storage.k8s.io",
+	"volumeattributesclasses.storage.k8s.io", "apiservices.apiregistration.k8s.io",
+	"customresourcedefinitions.apiextensions.k8s.io",
 }
 
 // notServed are kube-apiserver's resources mco deliberately leaves out
@@ -36,7 +37,7 @@ var notServed = []string{
 	"ipaddresses.networking.k8s.io", "servicecidrs.networking.k8s.io", "volumeattachments.storage.k8s.io",
 	"csinodes.storage.k8s.io", "csistoragecapacities.storage.k8s.io", "certificatesigningrequests.certificates.k8s.io",
 	"clustertrustbundles.certificates.k8s.io", "podcertificaterequests.certificates.k8s.io", "resourceclaims.resource.k8s.io",
-	"resourceslices.resource.k8s.io", "storageversionmigrations.storagemigration.k8s.io", "apiservices.apiregistration.k8s.io",
+	"resourceslices.resource.k8s.io", "storageversionmigrations.storagemigration.k8s.io",
 }
 
 // TestAPIResourcesListEveryBuiltinKind: discovery names every built-in

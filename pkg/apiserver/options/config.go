@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
@@ -11,6 +12,7 @@ import (
 	"k8s.io/apiserver/pkg/admission"
 	"k8s.io/apiserver/pkg/admission/initializer"
 	"k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle"
+	"k8s.io/apiserver/pkg/endpoints/discovery/aggregated"
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	genericfilters "k8s.io/apiserver/pkg/server/filters"
@@ -19,9 +21,11 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
 	"k8s.io/kubernetes/pkg/capabilities"
 
 	"github.com/mco-org/mco/pkg/apiserver"
+	"github.com/mco-org/mco/pkg/apiserver/extensions"
 	"github.com/mco-org/mco/pkg/apiserver/kubeapis"
 	nscontroller "github.com/mco-org/mco/pkg/controllers/namespace"
 	generatedopenapi "github.com/mco-org/mco/pkg/generated/openapi"
@@ -83,11 +87,23 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loopback dynamic client: %w", err)
 	}
-	admissionChain, err := newAdmission(ctx, extra.KubeClient, dynamicClient, extra.KubeInformers, gc)
+	var guard admission.Interface
+	if !o.aggregated() {
+		guard = extensions.NewGuard(servedGroups(resources))
+	}
+	admissionChain, err := newAdmission(ctx, extra.KubeClient, dynamicClient, extra.KubeInformers, gc, guard)
 	if err != nil {
 		return nil, err
 	}
 	gc.AdmissionControl = admissionChain
+	if !o.aggregated() {
+		// CRDs and APIServices are served as kube-apiserver serves them:
+		// the chain shares this configuration, completed.
+		gc.AggregatedDiscoveryGroupManager = aggregated.NewResourceManager("apis")
+		if extra.Chain, err = extensions.NewConfigs(gc, o.Etcd, extra.KubeInformers); err != nil {
+			return nil, err
+		}
+	}
 	return &apiserver.Config{Generic: gc, Extra: extra}, nil
 }
 
@@ -100,6 +116,12 @@ func (o *Options) applyOpenAPI(gc *genericapiserver.Config, resources []*resourc
 		return err
 	}
 	if err := kubeapis.AddToScheme(namerScheme); err != nil {
+		return err
+	}
+	if err := apiextensionsv1.AddToScheme(namerScheme); err != nil {
+		return err
+	}
+	if err := apiregistrationv1.AddToScheme(namerScheme); err != nil {
 		return err
 	}
 	namer := openapinamer.NewDefinitionNamer(namerScheme)
@@ -150,9 +172,23 @@ type protoMarshaler interface {
 	Unmarshal([]byte) error
 }
 
+// servedGroups are the API groups mco-apiserver serves: its table's,
+// Kubernetes' storage providers', and those of the servers chained to it.
+func servedGroups(resources []*resource.Spec) []string {
+	groups := []string{apiextensionsv1.GroupName, apiregistrationv1.GroupName}
+	for _, r := range resources {
+		groups = append(groups, r.Resource.Group)
+	}
+	for _, gv := range kubeapis.Versions {
+		groups = append(groups, gv.Group)
+	}
+	return groups
+}
+
 // newAdmission builds the admission chain: NamespaceLifecycle, which refuses
-// objects in missing or terminating namespaces and protects the system ones.
-func newAdmission(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, inf informers.SharedInformerFactory, gc *genericapiserver.Config) (admission.Interface, error) {
+// objects in missing or terminating namespaces and protects the system
+// ones, then extra (when not nil).
+func newAdmission(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, inf informers.SharedInformerFactory, gc *genericapiserver.Config, extra admission.Interface) (admission.Interface, error) {
 	nsLifecycle, err := lifecycle.NewLifecycle(sets.New(nscontroller.SystemNamespaces...))
 	if err != nil {
 		return nil, fmt.Errorf("namespace lifecycle admission: %w", err)
@@ -163,5 +199,8 @@ func newAdmission(ctx context.Context, kube kubernetes.Interface, dyn dynamic.In
 	if err := admission.ValidateInitialization(nsLifecycle); err != nil {
 		return nil, fmt.Errorf("namespace lifecycle admission: %w", err)
 	}
-	return admission.NewChainHandler(nsLifecycle), nil
+	if extra == nil {
+		return admission.NewChainHandler(nsLifecycle), nil
+	}
+	return admission.NewChainHandler(nsLifecycle, extra), nil
 }

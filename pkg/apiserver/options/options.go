@@ -252,8 +252,7 @@ func (o *Options) Run(ctx context.Context) error {
 	if err := o.writeKubeconfigs(logger); err != nil {
 		return err
 	}
-	prepared := server.Generic.PrepareRun()
-	return prepared.RunWithContext(ctx)
+	return server.Run(ctx)
 }
 
 // writeKubeconfigs writes DIR/<identity>.kubeconfig for the admin and each

@@ -79,9 +79,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	b.loop = controller.New("binding", b.sync)
 	b.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced, clusters.Informer().HasSynced,
 		ops.Informer().HasSynced, cops.Informer().HasSynced)
-	for _, r := range c.Templates.List {
-		b.loop.WaitFor(c.Templates.Informer(r).HasSynced)
-	}
+	b.loop.WaitFor(c.Templates.HasSynced)
 	handlers := []struct {
 		inf cache.SharedIndexInformer
 		h   cache.ResourceEventHandler

@@ -52,9 +52,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	s := &Controller{bindings: c.Bindings, templates: c.Templates, dynamic: c.Dynamic, works: works.Informer(), workers: c.Workers}
 	s.loop = controller.New("binding-status", s.sync)
 	s.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced)
-	for _, r := range c.Templates.List {
-		s.loop.WaitFor(c.Templates.Informer(r).HasSynced)
-	}
+	s.loop.WaitFor(c.Templates.HasSynced)
 	// A new or changed binding is followed by its Works: wait for them
 	// rather than write a status that only says "no work yet".
 	onBinding := cache.ResourceEventHandlerFuncs{

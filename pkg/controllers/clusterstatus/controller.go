@@ -23,6 +23,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
+	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/member"
 	"github.com/mco-org/mco/pkg/metrics"
 )
@@ -41,6 +42,9 @@ type Controller struct {
 	pending    pendingChanges
 	now        func() time.Time
 	loop       *controller.Controller[string]
+	// apis refreshes API lists when CRDs are established in members.
+	apis  *controller.Controller[string]
+	works worklisters.WorkLister
 }
 
 // New builds the cluster status controller.
@@ -71,7 +75,17 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("cluster status controller: %w", err)
 	}
-	return func(ctx context.Context) error { return s.loop.Run(ctx, 2) }, nil
+	works := c.MCOInformers.Work().V1alpha1().Works()
+	s.works = works.Lister()
+	s.apis = controller.New("cluster-apis", s.syncAPIs, controller.WithBackoff(500*time.Millisecond, 10*time.Second))
+	s.apis.WaitFor(clusters.Informer().HasSynced, works.Informer().HasSynced, c.KubeInformers.Core().V1().Secrets().Informer().HasSynced)
+	if err := s.watchCRDWorks(works.Informer()); err != nil {
+		return nil, fmt.Errorf("cluster status controller: %w", err)
+	}
+	return func(ctx context.Context) error {
+		go func() { _ = s.apis.Run(ctx, 1) }()
+		return s.loop.Run(ctx, 2)
+	}, nil
 }
 
 // sync probes one cluster, publishes its status and comes back after the
@@ -138,16 +152,7 @@ func (s *Controller) collect(ctx context.Context, c *clusterv1alpha1.Cluster) ti
 	if v, err := clients.Kube.Discovery().ServerVersion(); err == nil {
 		c.Status.KubernetesVersion = v.GitVersion
 	}
-	_, lists, err := clients.Kube.Discovery().ServerGroupsAndResources()
-	if len(lists) > 0 {
-		c.Status.APIEnablements = apiEnablements(lists)
-		complete := metav1.Condition{Type: clusterv1alpha1.ClusterConditionCompleteAPIEnablements, Status: metav1.ConditionTrue,
-			Reason: "CompleteAPIEnablements", Message: "collected the complete list of the cluster's APIs", ObservedGeneration: c.Generation}
-		if err != nil {
-			complete.Status, complete.Reason, complete.Message = metav1.ConditionFalse, "PartialAPIEnablements", "some API groups could not be listed"
-		}
-		meta.SetStatusCondition(&c.Status.Conditions, complete)
-	}
+	collectAPIs(clients, c)
 	nodes := clients.Typed.Core().V1().Nodes()
 	pods := clients.Typed.Core().V1().Pods()
 	nodeInf, podInf := nodes.Informer(), pods.Informer()
@@ -160,6 +165,22 @@ func (s *Controller) collect(ctx context.Context, c *clusterv1alpha1.Cluster) ti
 	c.Status.NodeSummary = nodeSummary(nodeList)
 	c.Status.ResourceSummary = resourceSummary(nodeList, podList)
 	return due
+}
+
+// collectAPIs lists the member's APIs into c's status, with the condition
+// telling whether the list is complete.
+func collectAPIs(clients *member.Clients, c *clusterv1alpha1.Cluster) {
+	_, lists, err := clients.Kube.Discovery().ServerGroupsAndResources()
+	if len(lists) == 0 {
+		return
+	}
+	c.Status.APIEnablements = apiEnablements(lists)
+	complete := metav1.Condition{Type: clusterv1alpha1.ClusterConditionCompleteAPIEnablements, Status: metav1.ConditionTrue,
+		Reason: "CompleteAPIEnablements", Message: "collected the complete list of the cluster's APIs", ObservedGeneration: c.Generation}
+	if err != nil {
+		complete.Status, complete.Reason, complete.Message = metav1.ConditionFalse, "PartialAPIEnablements", "some API groups could not be listed"
+	}
+	meta.SetStatusCondition(&c.Status.Conditions, complete)
 }
 
 // probeTimeout bounds one health probe: a member that does not answer

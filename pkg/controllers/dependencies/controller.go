@@ -59,15 +59,15 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		return nil, fmt.Errorf("dependencies controller: %w", err)
 	}
 	// A dependency created after its workload is picked up then.
-	for _, r := range c.Templates.List {
+	d.loop.WaitFor(c.Templates.HasSynced)
+	if err := c.Templates.OnKind(func(r template.Resource, inf cache.SharedIndexInformer) error {
 		if r.GVK.Group != "" || !dependencyKinds[r.GVK.Kind] {
-			continue
+			return nil
 		}
-		inf := c.Templates.Informer(r)
-		d.loop.WaitFor(inf.HasSynced)
-		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: d.enqueueNamespace}); err != nil {
-			return nil, fmt.Errorf("dependencies controller: %w", err)
-		}
+		_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: d.enqueueNamespace})
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("dependencies controller: %w", err)
 	}
 	return func(ctx context.Context) error { return d.loop.Run(ctx, d.workers) }, nil
 }

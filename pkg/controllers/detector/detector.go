@@ -58,13 +58,15 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	d.policies = controller.New("detector-policy", d.syncPolicy)
 	d.loop.WaitFor(pp.Informer().HasSynced, cpp.Informer().HasSynced)
 	d.policies.WaitFor(pp.Informer().HasSynced, cpp.Informer().HasSynced)
-	for _, r := range c.Templates.List {
-		inf := c.Templates.Informer(r)
-		d.loop.WaitFor(inf.HasSynced)
-		d.policies.WaitFor(inf.HasSynced)
+	d.loop.WaitFor(c.Templates.HasSynced)
+	d.policies.WaitFor(c.Templates.HasSynced)
+	if err := c.Templates.OnKind(func(r template.Resource, inf cache.SharedIndexInformer) error {
 		if _, err := inf.AddEventHandler(d.templateHandler()); err != nil {
-			return nil, fmt.Errorf("watch %s: %w", r.GVR, err)
+			return fmt.Errorf("watch %s: %w", r.GVR, err)
 		}
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("detector: %w", err)
 	}
 	for _, inf := range []cache.SharedIndexInformer{pp.Informer(), cpp.Informer()} {
 		if _, err := inf.AddEventHandler(d.policyHandler()); err != nil {
@@ -99,6 +101,9 @@ func (d *Detector) sync(ctx context.Context, k template.Key) error {
 	}
 	if err != nil {
 		return err
+	}
+	if serverManaged(cached) {
+		return nil
 	}
 	if cached.GetDeletionTimestamp() != nil {
 		return d.deleteBinding(ctx, k)
@@ -326,6 +331,17 @@ func skipped(k template.Key) bool {
 		return true
 	}
 	return skippedNamespace(k.Namespace)
+}
+
+// automanagedLabel marks the APIServices the aggregator keeps for the API
+// groups served locally; every member has its own.
+const automanagedLabel = "kube-aggregator.kubernetes.io/automanaged"
+
+// serverManaged tells whether mco-apiserver keeps the object for itself (a
+// local APIService), so that no policy propagates it.
+func serverManaged(obj metav1.Object) bool {
+	_, ok := obj.GetLabels()[automanagedLabel]
+	return ok
 }
 
 // skippedNamespace tells whether templates in the namespace are never

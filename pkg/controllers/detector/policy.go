@@ -140,8 +140,12 @@ func (d *Detector) claimedBy(c claim) ([]*unstructured.Unstructured, error) {
 	}
 	sel := labels.SelectorFromSet(labels.Set{key: c.permanentID})
 	var out []*unstructured.Unstructured
-	for _, r := range d.templates.List {
-		objs, err := d.templates.Factory.ForResource(r.GVR).Lister().List(sel)
+	for _, r := range d.templates.Kinds() {
+		lister, ok := d.templates.Lister(r)
+		if !ok {
+			continue
+		}
+		objs, err := lister.List(sel)
 		if err != nil {
 			return nil, fmt.Errorf("list %s: %w", r.GVR, err)
 		}
@@ -166,7 +170,10 @@ func (d *Detector) enqueueSelected(namespace string, selectors []policyv1alpha1.
 		if !ok {
 			continue
 		}
-		lister := d.templates.Factory.ForResource(r.GVR).Lister()
+		lister, ok := d.templates.Lister(r)
+		if !ok {
+			continue
+		}
 		var objs []any
 		if namespace != "" && r.Namespaced {
 			list, _ := lister.ByNamespace(namespace).List(labels.Everything())

@@ -43,10 +43,10 @@ func NewMarker(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	if !ok {
 		return func(context.Context) error { return nil }, nil
 	}
-	hpaInformer := c.Templates.Informer(hr)
-	x := &Marker{dynamic: c.Dynamic, templates: c.Templates, hpas: c.Templates.Factory.ForResource(hr.GVR).Lister()}
+	hpas, _ := c.Templates.Lister(hr)
+	x := &Marker{dynamic: c.Dynamic, templates: c.Templates, hpas: hpas}
 	x.loop = controller.New("hpaScaleTargetMarker", x.sync, controller.WithBackoff(100*time.Millisecond, 10*time.Second))
-	x.loop.WaitFor(hpaInformer.HasSynced)
+	x.loop.WaitFor(c.Templates.HasSynced)
 	onHPA := func(obj any) {
 		if h, err := decodeHPA(obj); err == nil {
 			if k, ok := targetOf(h); ok {
@@ -54,25 +54,28 @@ func NewMarker(_ context.Context, c *shared.Context) (shared.Runner, error) {
 			}
 		}
 	}
-	if _, err := hpaInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    onHPA,
-		UpdateFunc: func(old, obj any) { onHPA(old); onHPA(obj) },
-		DeleteFunc: onHPA,
-	}); err != nil {
+	err := c.Templates.OnKind(func(r template.Resource, inf cache.SharedIndexInformer) error {
+		var h cache.ResourceEventHandler
+		switch {
+		case r.GVK == hr.GVK:
+			h = cache.ResourceEventHandlerFuncs{
+				AddFunc:    onHPA,
+				UpdateFunc: func(old, obj any) { onHPA(old); onHPA(obj) },
+				DeleteFunc: onHPA,
+			}
+		case r.GVK.Group == "apps":
+			h = cache.ResourceEventHandlerFuncs{
+				AddFunc:    func(obj any) { x.enqueueTemplate(obj) },
+				UpdateFunc: func(_, obj any) { x.enqueueTemplate(obj) },
+			}
+		default:
+			return nil
+		}
+		_, err := inf.AddEventHandler(h)
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("hpa scale target marker: %w", err)
-	}
-	for _, r := range c.Templates.List {
-		if r.GVK.Group != "apps" {
-			continue
-		}
-		inf := c.Templates.Informer(r)
-		x.loop.WaitFor(inf.HasSynced)
-		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-			AddFunc:    func(obj any) { x.enqueueTemplate(obj) },
-			UpdateFunc: func(_, obj any) { x.enqueueTemplate(obj) },
-		}); err != nil {
-			return nil, fmt.Errorf("hpa scale target marker: %w", err)
-		}
 	}
 	return func(ctx context.Context) error { return x.loop.Run(ctx, c.Workers) }, nil
 }

@@ -49,16 +49,22 @@ func NewSyncer(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	if !ok {
 		return func(context.Context) error { return nil }, nil
 	}
-	inf := c.Templates.Informer(dr)
 	x := &Syncer{dynamic: c.Dynamic, templates: c.Templates, bindings: c.Bindings}
 	x.loop = controller.New("deploymentReplicasSyncer", x.sync, controller.WithBackoff(100*time.Millisecond, 10*time.Second))
-	x.loop.WaitFor(inf.HasSynced)
+	x.loop.WaitFor(c.Templates.HasSynced)
 	on := func(obj any) {
 		if u, ok := obj.(*unstructured.Unstructured); ok && u.GetLabels()[workload.RetainReplicasLabel] == "true" {
 			x.loop.Enqueue(template.KeyOf(u))
 		}
 	}
-	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: on, UpdateFunc: func(_, obj any) { on(obj) }}); err != nil {
+	err := c.Templates.OnKind(func(r template.Resource, inf cache.SharedIndexInformer) error {
+		if r.GVK != dr.GVK {
+			return nil
+		}
+		_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: on, UpdateFunc: func(_, obj any) { on(obj) }})
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("deployment replicas syncer: %w", err)
 	}
 	return func(ctx context.Context) error { return x.loop.Run(ctx, c.Workers) }, nil

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"time"
 
+	apiextensionsinformers "k8s.io/apiextensions-apiserver/pkg/client/informers/externalversions"
 	"k8s.io/client-go/dynamic"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -35,9 +36,12 @@ type Context struct {
 	// Namespaces watches namespaces cluster-wide.
 	Namespaces kubeinformers.SharedInformerFactory
 	Templates  *template.Resources
-	Bindings   *binding.Store
-	Members    *member.Manager
-	Metrics    *metrics.ControllerManager
+	// CRDInformers watches CustomResourceDefinitions, whose kinds are
+	// templates (Templates follows them).
+	CRDInformers apiextensionsinformers.SharedInformerFactory
+	Bindings     *binding.Store
+	Members      *member.Manager
+	Metrics      *metrics.ControllerManager
 	// NewRecorder returns a recorder writing Events to mco-apiserver. Each
 	// controller takes its own, as kube-controller-manager's do: one
 	// recorder writes its Events one at a time and drops what its queue

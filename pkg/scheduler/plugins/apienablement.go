@@ -21,8 +21,6 @@ package plugins
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/api/meta"
-
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/scheduler/framework"
@@ -40,10 +38,10 @@ var apiMissing = framework.NewStatus(framework.Unschedulable, ReasonAPIMissing).
 // APIEnablement keeps only clusters whose status.apiEnablements lists the
 // template's apiVersion and kind.
 //
-// A cluster that already holds the binding is kept when its list is marked
-// incomplete (condition CompleteAPIEnablements not True): the missing entry
-// then proves nothing, and dropping the cluster would delete a running
-// workload because of a collection hiccup.
+// A cluster that already holds the binding is kept whatever its list says:
+// an incomplete list proves nothing, and a kind gone from a member (a CRD
+// removed there by accident) must not delete every instance of it there.
+// The Work keeps retrying the apply and says why on its conditions.
 //
 // Whether a cluster object serves a kind is remembered across bindings (see
 // servedCache).
@@ -86,8 +84,7 @@ func (p *APIEnablement) Filter(_ context.Context, state *framework.CycleState, s
 	if serves {
 		return nil
 	}
-	if state.ScheduledClusters(spec).Has(cluster.Name) &&
-		!meta.IsStatusConditionTrue(cluster.Status.Conditions, clusterv1alpha1.ClusterConditionCompleteAPIEnablements) {
+	if state.ScheduledClusters(spec).Has(cluster.Name) {
 		return nil
 	}
 	return apiMissing
