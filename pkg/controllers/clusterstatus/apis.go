@@ -138,4 +138,3 @@ func (s *Controller) syncAPIs(ctx context.Context, name string) error {
 	}
 	return nil
 }
-
