@@ -158,3 +158,41 @@ spec:
 	runHelm(t, mcoConfig, "uninstall", release, "-n", ns, "--wait", "--timeout", "2m")
 	present(false)
 }
+
+// TestHelmChartWithCRDs: a chart whose crds/ directory defines the kind
+// its templates use installs into mco with helm install, and the CRD, the
+// custom resource and the Deployment reach the members.
+func TestHelmChartWithCRDs(t *testing.T) {
+	ns := namespace(t, "e2e-helm-crds")
+	const release = "gizmo"
+	kubectl(t, fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: %[1]s-crds}
+spec:
+  resourceSelectors: [{apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: gizmos.charts.e2e.example.com}]
+  placement: {clusterAffinity: {clusterNames: [member1, member2]}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: release, namespace: %[1]s}
+spec:
+  resourceSelectors:
+  - {apiVersion: charts.e2e.example.com/v1, kind: Gizmo, labelSelector: {matchLabels: {app.kubernetes.io/instance: %[2]s}}}
+  - {apiVersion: apps/v1, kind: Deployment, labelSelector: {matchLabels: {app.kubernetes.io/instance: %[2]s}}}
+  placement: {clusterAffinity: {clusterNames: [member1, member2]}}
+`, ns, release), "apply", "-f", "-")
+	chart, err := filepath.Abs(filepath.Join("testdata", "gizmo-chart"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runHelm(t, framework.Env.MCO.Kubeconfig, "install", release, chart, "-n", ns)
+	gizmos := schema.GroupVersionResource{Group: "charts.e2e.example.com", Version: "v1", Resource: "gizmos"}
+	waitInMembers(t, []string{"member1", "member2"}, []memberObject{
+		{schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}, "", "gizmos.charts.e2e.example.com"},
+		{gizmos, ns, release},
+		{schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}, ns, release + "-controller"},
+	}, true)
+	runHelm(t, framework.Env.MCO.Kubeconfig, "uninstall", release, "-n", ns, "--wait", "--timeout", "2m")
+	// Helm keeps the CRDs it installed from crds/; the instance goes.
+	waitInMembers(t, []string{"member1", "member2"}, []memberObject{{gizmos, ns, release}}, false)
+}

@@ -3,6 +3,7 @@ package detector
 import (
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/mco-org/mco/pkg/template"
@@ -35,6 +36,23 @@ func TestSkipped(t *testing.T) {
 	for _, tc := range cases {
 		if got := skipped(tc.key); got != tc.want {
 			t.Errorf("%s: skipped = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestServerManaged(t *testing.T) {
+	cases := []struct {
+		name   string
+		labels map[string]string
+		want   bool
+	}{
+		{"an APIService the aggregator keeps for a local group", map[string]string{automanagedLabel: "onstart"}, true},
+		{"a CRD group's APIService", map[string]string{automanagedLabel: "true"}, true},
+		{"a user's APIService", map[string]string{"app": "metrics-server"}, false},
+	}
+	for _, tc := range cases {
+		if got := serverManaged(&metav1.ObjectMeta{Labels: tc.labels}); got != tc.want {
+			t.Errorf("%s: serverManaged = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -1,0 +1,166 @@
+package integration
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mco-org/mco/test/integration/framework"
+)
+
+// widgetCRD exercises what custom resources do on kube-apiserver: two
+// versions (None conversion), defaults, a CEL rule, the status and scale
+// subresources, printer columns and a selectable field.
+const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets, singular: widget, shortNames: [wd]}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      status: {}
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
+    additionalPrinterColumns:
+    - {name: Size, type: string, jsonPath: .spec.size}
+    selectableFields:
+    - {jsonPath: .spec.size}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations: [{rule: "self.replicas <= 10", message: "at most 10 replicas"}]
+            properties:
+              size: {type: string, default: small, description: "How big the widget is."}
+              replicas: {type: integer, default: 1}
+          status:
+            type: object
+            properties:
+              replicas: {type: integer}
+  - name: v1beta1
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations: [{rule: "self.replicas <= 10", message: "at most 10 replicas"}]
+            properties:
+              size: {type: string, default: small, description: "How big the widget is (v1beta1)."}
+              replicas: {type: integer, default: 1}
+          status:
+            type: object
+            properties:
+              replicas: {type: integer}
+`
+
+// TestCustomResourceDefinitions: mco-apiserver serves CRDs and their
+// custom resources as kube-apiserver does, and refuses CRDs in its own
+// groups.
+func TestCustomResourceDefinitions(t *testing.T) {
+	t.Parallel()
+	s := framework.StartAPIServer(t, "")
+	s.MustKubectl(t, widgetCRD, "apply", "-f", "-")
+	s.MustKubectl(t, "", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=30s")
+
+	var resources string
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if resources = s.MustKubectl(t, "", "api-resources"); strings.Contains(resources, "widgets") {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !strings.Contains(resources, "widgets") || !strings.Contains(resources, "customresourcedefinitions") {
+		t.Fatalf("api-resources does not list widgets and CRDs:\n%s", resources)
+	}
+	if out := s.MustKubectl(t, "", "explain", "widget.spec.size"); !strings.Contains(out, "How big the widget is.") {
+		t.Errorf("explain widget.spec.size:\n%s", out)
+	}
+
+	s.MustKubectl(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: default}\nspec: {replicas: 2}\n", "apply", "-f", "-")
+	s.MustKubectl(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w2, namespace: default}\nspec: {size: large}\n", "apply", "--server-side", "-f", "-")
+	if out := s.MustKubectl(t, "", "get", "wd", "w1"); !strings.Contains(out, "SIZE") || !strings.Contains(out, "small") {
+		t.Errorf("printer columns and defaults:\n%s", out)
+	}
+	if out := s.MustKubectl(t, "", "get", "widgets", "--field-selector", "spec.size=large", "-o", "name"); strings.TrimSpace(out) != "widget.example.com/w2" {
+		t.Errorf("field selector spec.size=large: %q", out)
+	}
+	if out := s.MustKubectl(t, "", "get", "widgets.v1beta1.example.com", "w1", "-o", "jsonpath={.apiVersion} {.spec.replicas}"); out != "example.com/v1beta1 2" {
+		t.Errorf("w1 read as v1beta1: %q", out)
+	}
+	s.MustKubectl(t, "", "scale", "widget", "w1", "--replicas=3")
+	if out := s.MustKubectl(t, "", "get", "widget", "w1", "-o", "jsonpath={.spec.replicas}"); out != "3" {
+		t.Errorf("replicas after scale: %q", out)
+	}
+
+	for _, bad := range []struct{ yaml, want string }{
+		{"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w3, namespace: default}\nspec: {replicas: 11}\n", "at most 10 replicas"},
+		{"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w4, namespace: default}\nspec: {colour: red}\n", `unknown field "spec.colour"`},
+		{strings.ReplaceAll(widgetCRD, "example.com", "policy.karmada.io"), `group "policy.karmada.io" is served by mco-apiserver itself`},
+		{strings.ReplaceAll(widgetCRD, "example.com", "rollout.mco-org.github.io"), "mco-org.github.io domain"},
+	} {
+		_, stderr, err := s.Kubectl(t, bad.yaml, "apply", "-f", "-")
+		if err == nil || !strings.Contains(stderr, bad.want) {
+			t.Errorf("apply should fail with %q; got %v:\n%s", bad.want, err, stderr)
+		}
+	}
+
+	// mco-controller-manager may read and claim the new kind's objects.
+	deadline = time.Now().Add(30 * time.Second)
+	var can string
+	for time.Now().Before(deadline) {
+		if can, _, _ = s.Kubectl(t, "", "auth", "can-i", "update", "widgets.example.com/status", "--as=system:mco-controller-manager"); strings.TrimSpace(can) == "yes" {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if strings.TrimSpace(can) != "yes" {
+		t.Errorf("mco-controller-manager cannot update widgets/status: %q", can)
+	}
+	if out, _, _ := s.Kubectl(t, "", "auth", "can-i", "delete", "widgets.example.com", "--as=system:mco-controller-manager"); strings.TrimSpace(out) != "no" {
+		t.Errorf("mco-controller-manager may delete widgets: %q", out)
+	}
+
+	// The CRD and its objects survive a restart.
+	s.Restart(t)
+	if out := s.MustKubectl(t, "", "get", "widgets", "-o", "name"); !strings.Contains(out, "w1") || !strings.Contains(out, "w2") {
+		t.Errorf("after a restart: %q", out)
+	}
+}
+
+// TestKwokCRDsAreServed: kwok's own CRDs (real CRDs nobody here wrote, from
+// the module hack/tools builds kwok from) apply to mco and are established.
+func TestKwokCRDsAreServed(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/kwok")
+	cmd.Dir = filepath.Join(framework.BinDir(t), "..", "..", "hack", "tools")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("locate the kwok module: %v", err)
+	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), "kustomize", "crd", "bases")
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no CRDs under %s: %v", dir, err)
+	}
+	s := framework.StartAPIServer(t, "")
+	s.MustKubectl(t, "", "apply", "--server-side", "-f", dir)
+	s.MustKubectl(t, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
+	if got := strings.Count(s.MustKubectl(t, "", "get", "crd", "-o", "name"), "\n"); got != len(files) {
+		t.Errorf("%d CRDs established, want %d", got, len(files))
+	}
+	if out := s.MustKubectl(t, "", "explain", "stages.spec.selector"); !strings.Contains(out, "FIELD: selector") {
+		t.Errorf("explain stages.spec.selector:\n%s", out)
+	}
+}
