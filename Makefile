@@ -43,7 +43,7 @@ kubectl:
 run: build kubectl
 	hack/run.sh
 
-.PHONY: local-up local-up-ha local-up-aggregated local-down member-bins test-e2e
+.PHONY: local-up local-up-ha local-up-aggregated local-down member-bins test-e2e bench-crds
 
 ## local-up: mco plus three real member clusters, joined; returns when ready
 local-up:
@@ -95,6 +95,10 @@ test-differential-long: build member-bins
 ## bench: scheduler benchmarks (whole scheduling of one binding at 100/1000/5000 clusters, division, filters)
 bench:
 	go test -run '^$$' -bench . -benchmem -benchtime 20x ./pkg/scheduler/...
+
+## bench-crds: mco-apiserver's RSS before and after 50 CRDs (BENCH_ARGS: another count); not part of test
+bench-crds:
+	hack/bench-crds.sh $(BENCH_ARGS)
 
 ## bench-propagation: mco and three bare members; 1000 Deployments' latency, throughput, writes and memory against targets (not part of test)
 bench-propagation:

@@ -27,6 +27,10 @@ type Case struct {
 	// back. Otherwise Object is sent as a create.
 	Base  map[string]any
 	Patch []byte
+	// BaseKind is the kind Base is created as: Kind, or another version of
+	// the same resource (an object written through an older version, then
+	// edited through Kind's).
+	BaseKind Kind
 	// Object is the object sent by a create; for an update, Base with
 	// Patch applied: what the user asked for, which tells normalization
 	// which fields the user set.
@@ -121,13 +125,15 @@ func parseDocument(k Kind, doc []byte) (Case, error) {
 	if err != nil {
 		return c, fmt.Errorf("case %s: %w", d.Case, err)
 	}
-	for _, o := range []map[string]any{c.Base, c.Object} {
-		if o == nil {
-			continue
+	if got, ok := KindOf(str(c.Object["apiVersion"]), str(c.Object["kind"])); !ok || got.Dir != k.Dir {
+		return c, fmt.Errorf("case %s: %v/%v is not a %s", d.Case, c.Object["apiVersion"], c.Object["kind"], k.GVK.Kind)
+	}
+	if c.Base != nil {
+		got, ok := KindOf(str(c.Base["apiVersion"]), str(c.Base["kind"]))
+		if !ok || got.GVK.Group != k.GVK.Group || got.Resource != k.Resource {
+			return c, fmt.Errorf("case %s: base %v/%v is not a %s of any version", d.Case, c.Base["apiVersion"], c.Base["kind"], k.GVK.Kind)
 		}
-		if got, ok := KindOf(str(o["apiVersion"]), str(o["kind"])); !ok || got.Dir != k.Dir {
-			return c, fmt.Errorf("case %s: %v/%v is not a %s", d.Case, o["apiVersion"], o["kind"], k.GVK.Kind)
-		}
+		c.BaseKind = got
 	}
 	return c, nil
 }
@@ -146,12 +152,14 @@ func decodeObject(data []byte) (map[string]any, error) {
 }
 
 // checkCases rejects duplicate case names, and update bases whose name
-// another case also uses: bases are stored for real, so a create of the
-// same name would meet AlreadyExists.
+// another case of the resource (in any version) also uses: bases are
+// stored for real, so a create of the same name would meet AlreadyExists.
 func checkCases(cases []Case) error {
 	names := map[string]bool{}
 	objects := map[string]int{}
-	key := func(c Case, o map[string]any) string { return c.Kind.Dir + "/" + metadataName(o) }
+	key := func(c Case, o map[string]any) string {
+		return c.Kind.GVK.Group + "/" + c.Kind.Resource + "/" + metadataName(o)
+	}
 	for _, c := range cases {
 		if names[c.Name] {
 			return fmt.Errorf("case %s (%s): duplicate name", c.Name, c.Source)

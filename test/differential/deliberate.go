@@ -119,6 +119,7 @@ func defaultToleration(key string) map[string]any {
 var DeliberateOutcomes = []func(kind string, input map[string]any, kube, mco Outcome) string{
 	serviceFamiliesOfAnyStack,
 	podAdmission,
+	crdInMCOGroup,
 }
 
 // deliberateOutcome returns the reason of the first deliberate outcome
@@ -176,6 +177,44 @@ func podAdmission(kind string, _ map[string]any, kube, mco Outcome) string {
 		}
 	}
 	return ""
+}
+
+// mcoDomains are the domains all of whose groups mco keeps for itself:
+// Karmada's and its own.
+var mcoDomains = []string{"karmada.io", "mco-org.github.io"}
+
+// crdInMCOGroup: mco refuses a CustomResourceDefinition in a group it
+// serves (a built-in group under test, or any group of mco's domains), on
+// spec.group only; kube-apiserver accepts it. On mco such a CRD would
+// shadow mco's own API.
+func crdInMCOGroup(kind string, input map[string]any, kube, mco Outcome) string {
+	if kind != "CustomResourceDefinition" || !kube.Accepted() || mco.Code != 422 {
+		return ""
+	}
+	if len(mco.Causes) != 1 || mco.Causes[0] != (Cause{Field: "spec.group", Type: "FieldValueForbidden"}) {
+		return ""
+	}
+	group, _, _ := unstructured.NestedString(input, "spec", "group")
+	if !mcoGroup(group) {
+		return ""
+	}
+	return "mco serves the CRD's group itself and refuses CRDs in it"
+}
+
+// mcoGroup reports whether mco serves group: one of its domains' groups,
+// or the group of a built-in kind under test.
+func mcoGroup(group string) bool {
+	for _, d := range mcoDomains {
+		if group == d || strings.HasSuffix(group, "."+d) {
+			return true
+		}
+	}
+	for _, k := range BuiltinKinds {
+		if k.GVK.Group == group {
+			return true
+		}
+	}
+	return false
 }
 
 // Ignored is every rule normalization applies.

@@ -10,7 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// Kind is a built-in kind both servers serve.
+// Kind is a kind both servers serve: a built-in one, or a custom one of
+// the CRDs under testdata/crds.
 type Kind struct {
 	// Dir names the corpus folder (testdata/corpus/<Dir>) and prefixes case names.
 	Dir        string
@@ -24,8 +25,12 @@ func (k Kind) GVR() schema.GroupVersionResource {
 	return k.GVK.GroupVersion().WithResource(k.Resource)
 }
 
-// Kinds are the kinds under test, in the order cases run and are reported.
-var Kinds = []Kind{
+// Kinds are the kinds under test, in the order cases run and are reported:
+// the built-in ones, then the custom ones.
+var Kinds = append(append([]Kind{}, BuiltinKinds...), CustomKinds...)
+
+// BuiltinKinds are the kinds both servers serve from the start.
+var BuiltinKinds = []Kind{
 	{"configmap", schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, "configmaps", true},
 	{"secret", schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, "secrets", true},
 	{"service", schema.GroupVersionKind{Version: "v1", Kind: "Service"}, "services", true},
@@ -67,6 +72,7 @@ var Kinds = []Kind{
 	{"flowschema", schema.GroupVersionKind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "FlowSchema"}, "flowschemas", false},
 	{"prioritylevelconfiguration", schema.GroupVersionKind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "PriorityLevelConfiguration"}, "prioritylevelconfigurations", false},
 	{"event.events.k8s.io", schema.GroupVersionKind{Group: "events.k8s.io", Version: "v1", Kind: "Event"}, "events", true},
+	{"customresourcedefinition", schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}, "customresourcedefinitions", false},
 }
 
 // KindOf returns the kind under test with apiVersion and kind, if any.

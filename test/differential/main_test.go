@@ -56,7 +56,7 @@ func TestMain(m *testing.M) {
 
 // startServers returns kube-apiserver (a bare member: etcd and the
 // apiserver only) and mco-apiserver (on embedded etcd), each with the test
-// namespace.
+// namespace and the custom kinds' CRDs.
 func startServers(t *testing.T) (kube, mco *server) {
 	t.Helper()
 	servers.once.Do(func() { servers.err = bringUp(repo.Root(t)) })
@@ -139,5 +139,6 @@ func bringUp(root string) error {
 			}
 		}
 	}
-	return nil
+	// The custom kinds' CRDs, served by both before any case runs.
+	return setUpCRDs(ctx, servers.kube, servers.mco)
 }

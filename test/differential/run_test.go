@@ -83,25 +83,35 @@ func runCase(ctx context.Context, kube, mco *server, c Case) ran {
 // patch to what each stored and sends that as a dry-run update. stop is
 // set, with mco's outcome, when mco rejected the base.
 func runUpdate(ctx context.Context, kube, mco *server, c Case) (ko, mo Outcome, stop bool, err error) {
-	base := inNamespace(c.Kind, c.Base)
-	kb, err := kube.create(ctx, c.Kind, base, false)
+	base := inNamespace(c.BaseKind, c.Base)
+	kb, err := kube.create(ctx, c.BaseKind, base, false)
 	if err != nil {
 		return ko, mo, false, err
 	}
 	if !kb.Accepted() {
 		return ko, mo, false, fmt.Errorf("kube-apiserver rejected the base (%s): %s", kb, kb.Message)
 	}
-	mb, err := mco.create(ctx, c.Kind, base, false)
+	mb, err := mco.create(ctx, c.BaseKind, base, false)
 	if err != nil {
 		return ko, mo, false, err
 	}
 	if !mb.Accepted() {
 		return ko, mb, true, nil
 	}
-	if ko, err = updatePatched(ctx, kube, c, kb.Object); err != nil {
+	kStored, mStored := kb.Object, mb.Object
+	if c.BaseKind != c.Kind {
+		// A base of another version is read back in the case's.
+		if kStored, err = kube.get(ctx, c.Kind, metadataName(c.Base)); err != nil {
+			return ko, mo, false, err
+		}
+		if mStored, err = mco.get(ctx, c.Kind, metadataName(c.Base)); err != nil {
+			return ko, mo, false, err
+		}
+	}
+	if ko, err = updatePatched(ctx, kube, c, kStored); err != nil {
 		return ko, mo, false, err
 	}
-	mo, err = updatePatched(ctx, mco, c, mb.Object)
+	mo, err = updatePatched(ctx, mco, c, mStored)
 	return ko, mo, false, err
 }
 
