@@ -11,9 +11,12 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
 	"github.com/mco-org/mco/pkg/testing/cli"
+	"github.com/mco-org/mco/pkg/testing/localcluster"
 )
 
 // hostKubectl runs the real kubectl against the host, as its admin when
@@ -209,4 +212,53 @@ spec:
   resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: %[1]s}]
   placement: {clusterAffinity: {clusterNames: [member1]}}
 `, name)
+}
+
+// TestHostCustomResourcePropagates: in aggregated mode the host serves
+// CRDs; a CRD created on the host while every component runs makes its
+// kind a template, and the CRD and an instance reach member1.
+func TestHostCustomResourcePropagates(t *testing.T) {
+	const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.host.example.com}
+spec:
+  group: host.example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: gadgets-crd}
+spec:
+  resourceSelectors: [{apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: gadgets.host.example.com}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: gadgets, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: host.example.com/v1, kind: Gadget}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`
+	mustHostKubectl(t, "", crd, "apply", "-f", "-")
+	mustHostKubectl(t, "", "", "wait", "--for=condition=Established", "crd/gadgets.host.example.com", "--timeout=30s")
+	cli.Eventually(t, 30*time.Second, "the Gadget applied on the host", func(context.Context) (bool, string) {
+		out, err := hostKubectl("", "apiVersion: host.example.com/v1\nkind: Gadget\nmetadata: {name: g1, namespace: default}\nspec: {size: 3}\n", "apply", "-f", "-")
+		return err == nil, out
+	})
+	cfg, err := localcluster.RESTConfig(agg.env.Member("member1").Kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	member := dynamic.NewForConfigOrDie(cfg)
+	gadgets := schema.GroupVersionResource{Group: "host.example.com", Version: "v1", Resource: "gadgets"}
+	cli.Eventually(t, 90*time.Second, "the host's Gadget in member1", func(ctx context.Context) (bool, string) {
+		_, err := member.Resource(gadgets).Namespace("default").Get(ctx, "g1", metav1.GetOptions{})
+		return err == nil, fmt.Sprint(err)
+	})
 }

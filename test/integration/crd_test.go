@@ -84,9 +84,7 @@ func TestCustomResourceDefinitions(t *testing.T) {
 	if !strings.Contains(resources, "widgets") || !strings.Contains(resources, "customresourcedefinitions") {
 		t.Fatalf("api-resources does not list widgets and CRDs:\n%s", resources)
 	}
-	if out := s.MustKubectl(t, "", "explain", "widget.spec.size"); !strings.Contains(out, "How big the widget is.") {
-		t.Errorf("explain widget.spec.size:\n%s", out)
-	}
+	explainEventually(t, s, "widget.spec.size", "How big the widget is.")
 
 	s.MustKubectl(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: default}\nspec: {replicas: 2}\n", "apply", "-f", "-")
 	s.MustKubectl(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w2, namespace: default}\nspec: {size: large}\n", "apply", "--server-side", "-f", "-")
@@ -132,6 +130,22 @@ func TestCustomResourceDefinitions(t *testing.T) {
 		t.Errorf("mco-controller-manager may delete widgets: %q", out)
 	}
 
+	// A conversion webhook behind a Service is accepted (the CRD is a
+	// template for members, where the Service runs); a request that needs
+	// the conversion says why it cannot be done here.
+	s.MustKubectl(t, strings.NewReplacer("example.com", "hooks.example.com", "wd]", "hk]").Replace(widgetCRD)+`  conversion:
+    strategy: Webhook
+    webhook:
+      conversionReviewVersions: [v1]
+      clientConfig: {service: {namespace: default, name: converter, path: /convert}}
+`, "apply", "-f", "-")
+	s.MustKubectl(t, "", "wait", "--for=condition=Established", "crd/widgets.hooks.example.com", "--timeout=30s")
+	waitServed(t, s, "widgets.v1.hooks.example.com")
+	s.MustKubectl(t, "apiVersion: hooks.example.com/v1\nkind: Widget\nmetadata: {name: h1, namespace: default}\nspec: {replicas: 1}\n", "apply", "-f", "-")
+	if _, stderr, err := s.Kubectl(t, "", "get", "widgets.v1beta1.hooks.example.com", "h1"); err == nil || !strings.Contains(stderr, "cannot reach Service default/converter") {
+		t.Errorf("reading h1 as v1beta1 should fail naming the Service; got %v:\n%s", err, stderr)
+	}
+
 	// The CRD and its objects survive a restart.
 	s.Restart(t)
 	if out := s.MustKubectl(t, "", "get", "widgets", "-o", "name"); !strings.Contains(out, "w1") || !strings.Contains(out, "w2") {
@@ -160,7 +174,34 @@ func TestKwokCRDsAreServed(t *testing.T) {
 	if got := strings.Count(s.MustKubectl(t, "", "get", "crd", "-o", "name"), "\n"); got != len(files) {
 		t.Errorf("%d CRDs established, want %d", got, len(files))
 	}
-	if out := s.MustKubectl(t, "", "explain", "stages.spec.selector"); !strings.Contains(out, "FIELD: selector") {
-		t.Errorf("explain stages.spec.selector:\n%s", out)
+	explainEventually(t, s, "stages.spec.selector", "FIELD: selector")
+}
+
+// waitServed waits until kubectl can map resource (discovery lists it).
+func waitServed(t *testing.T, s *framework.APIServer, resource string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, stderr, err := s.Kubectl(t, "", "get", resource, "-A", "-o", "name")
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s not served: %s", resource, stderr)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// explainEventually waits until kubectl explain of field says want: OpenAPI
+// follows discovery by a moment, as on kube-apiserver.
+func explainEventually(t *testing.T, s *framework.APIServer, field, want string) {
+	t.Helper()
+	var out, stderr string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+		if out, stderr, _ = s.Kubectl(t, "", "explain", field); strings.Contains(out, want) {
+			return
+		}
+	}
+	t.Errorf("kubectl explain %s does not say %q:\n%s%s", field, want, out, stderr)
 }
