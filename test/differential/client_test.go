@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 
+	"golang.org/x/net/http2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -113,7 +114,8 @@ func (s *server) resource(k Kind) dynamic.ResourceInterface {
 }
 
 // do runs one request and turns its answer into an Outcome. Only an
-// answer that is no API status (the server unreachable) is an error.
+// answer that is no API status (the server unreachable) is an error, but
+// a reset request, which is compared as an outcome of its own.
 func (s *server) do(ctx context.Context, call func(context.Context) (*unstructured.Unstructured, error)) (Outcome, error) {
 	r := &recorder{}
 	obj, err := call(context.WithValue(ctx, recorderKey{}, r))
@@ -122,6 +124,10 @@ func (s *server) do(ctx context.Context, call func(context.Context) (*unstructur
 	r.mu.Unlock()
 	if err == nil {
 		o.Object = obj.Object
+		return o, nil
+	}
+	if reset(err) {
+		o.Code, o.Reason, o.Message = 0, resetReason, err.Error()
 		return o, nil
 	}
 	var st apierrors.APIStatus
@@ -139,4 +145,15 @@ func (s *server) do(ctx context.Context, call func(context.Context) (*unstructur
 		}
 	}
 	return o, nil
+}
+
+// resetReason stands for the reason of a request the server reset.
+const resetReason = "RequestReset"
+
+// reset reports whether the server reset the request's stream with an
+// internal error: what an HTTP/2 client gets when the handler panicked.
+// The server itself is still up.
+func reset(err error) bool {
+	var se http2.StreamError
+	return errors.As(err, &se) && se.Code == http2.ErrCodeInternal
 }

@@ -10,6 +10,11 @@ func obj(spec map[string]any) map[string]any {
 	return map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "s"}, "spec": spec}
 }
 
+func crd(group string) map[string]any {
+	return map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "things." + group}, "spec": map[string]any{"group": group}}
+}
+
 // TestCompareOutcomes: how two answers to the same request differ, in
 // the generic form known-drifts.txt lists.
 func TestCompareOutcomes(t *testing.T) {
@@ -59,6 +64,21 @@ func TestCompareOutcomes(t *testing.T) {
 			input: obj(map[string]any{"ipFamilies": []any{"IPv6"}}),
 			kube:  invalid(Cause{"spec.ports", "FieldValueRequired"}), mco: accepted(obj(nil)),
 			want: []string{"outcome: rejected by kube (422 Invalid), accepted by mco"}},
+		{name: "a CRD in a Karmada group, refused by mco on spec.group, is deliberate", kind: "CustomResourceDefinition",
+			input: crd("policy.karmada.io"), kube: accepted(crd("policy.karmada.io")), mco: invalid(Cause{"spec.group", "FieldValueForbidden"})},
+		{name: "a CRD in a Kubernetes group mco serves, refused on spec.group, is deliberate", kind: "CustomResourceDefinition",
+			input: crd("networking.k8s.io"), kube: accepted(crd("networking.k8s.io")), mco: invalid(Cause{"spec.group", "FieldValueForbidden"})},
+		{name: "a CRD in a look-alike group refused by mco is not", kind: "CustomResourceDefinition",
+			input: crd("notkarmada.io"), kube: accepted(crd("notkarmada.io")), mco: invalid(Cause{"spec.group", "FieldValueForbidden"}),
+			want: []string{"outcome: accepted by kube, rejected by mco (422 Invalid)"}},
+		{name: "a CRD in mco's group refused for another cause is not", kind: "CustomResourceDefinition",
+			input: crd("work.karmada.io"), kube: accepted(crd("work.karmada.io")), mco: invalid(Cause{"spec.names.plural", "FieldValueInvalid"}),
+			want: []string{"outcome: accepted by kube, rejected by mco (422 Invalid)"}},
+		{name: "a request both servers reset agrees", kind: "CustomResourceDefinition", input: crd("example.com"),
+			kube: Outcome{Reason: resetReason}, mco: Outcome{Reason: resetReason}},
+		{name: "a request only one server resets differs", kind: "CustomResourceDefinition", input: crd("example.com"),
+			kube: Outcome{Reason: resetReason}, mco: invalid(Cause{"spec.versions", "FieldValueInvalid"}),
+			want: []string{"status: kube 0 RequestReset, mco 422 Invalid", "validation: cause only on mco: spec.versions FieldValueInvalid"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,6 +43,7 @@ var PerRequest = []Deliberate{
 	{Path: []string{"metadata", "name"}, UnlessSet: true, Reason: "generated from metadata.generateName with a random suffix"},
 	{Kind: "PersistentVolume", Path: []string{"status", "lastPhaseTransitionTime"}, Reason: "time of the request"},
 	{Kind: "Pod", Path: []string{"status", "conditions", "*", "lastTransitionTime"}, Reason: "time of the request (a gated Pod's PodScheduled condition)"},
+	{Kind: "CustomResourceDefinition", Path: []string{"status", "conditions", "*", "lastTransitionTime"}, Reason: "time the server's controllers established the stored CRD"},
 }
 
 // DeliberateDifferences are where mco differs from a member's
@@ -105,6 +106,12 @@ var DeliberateDifferences = []Deliberate{
 		Reason: "written by the member's priority and fairness controller; mco's FlowSchemas configure no server"},
 	{Kind: "FlowSchema", Path: []string{"metadata", "managedFields"}, ItemField: "manager", ItemPrefix: "api-priority-and-fairness-config-consumer",
 		Reason: "the member's priority and fairness controller's write of the status"},
+	// A server's own CRD controllers (names, establishing) write a stored
+	// CRD's status as the server, under its binary's name.
+	{Kind: "CustomResourceDefinition", Path: []string{"metadata", "managedFields"}, ItemField: "manager", ItemPrefix: "kube-apiserver",
+		Reason: "kube-apiserver's CRD controllers' write of the status, under kube-apiserver's name"},
+	{Kind: "CustomResourceDefinition", Path: []string{"metadata", "managedFields"}, ItemField: "manager", ItemPrefix: "mco-apiserver",
+		Reason: "mco's CRD controllers' write of the same status, under mco-apiserver's name"},
 }
 
 // defaultToleration is a toleration the member's DefaultTolerationSeconds

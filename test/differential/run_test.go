@@ -79,9 +79,10 @@ func runCase(ctx context.Context, kube, mco *server, c Case) ran {
 	return r
 }
 
-// runUpdate stores the base on both servers, then applies the case's
-// patch to what each stored and sends that as a dry-run update. stop is
-// set, with mco's outcome, when mco rejected the base.
+// runUpdate stores the base on both servers (as its own kind, which may
+// be another version), then applies the case's patch to what each stored
+// and sends that as a dry-run update. stop is set, with mco's outcome,
+// when mco rejected the base.
 func runUpdate(ctx context.Context, kube, mco *server, c Case) (ko, mo Outcome, stop bool, err error) {
 	base := inNamespace(c.BaseKind, c.Base)
 	kb, err := kube.create(ctx, c.BaseKind, base, false)
@@ -98,20 +99,21 @@ func runUpdate(ctx context.Context, kube, mco *server, c Case) (ko, mo Outcome, 
 	if !mb.Accepted() {
 		return ko, mb, true, nil
 	}
-	kStored, mStored := kb.Object, mb.Object
-	if c.BaseKind != c.Kind {
-		// A base of another version is read back in the case's.
-		if kStored, err = kube.get(ctx, c.Kind, metadataName(c.Base)); err != nil {
+	// Each base is read back in the case's version (it may have been
+	// written through another), once the server's controllers settled it.
+	stored := map[*server]map[string]any{}
+	for _, s := range []*server{kube, mco} {
+		if err := waitSettled(ctx, s, c.Kind, metadataName(c.Base)); err != nil {
 			return ko, mo, false, err
 		}
-		if mStored, err = mco.get(ctx, c.Kind, metadataName(c.Base)); err != nil {
+		if stored[s], err = s.get(ctx, c.Kind, metadataName(c.Base)); err != nil {
 			return ko, mo, false, err
 		}
 	}
-	if ko, err = updatePatched(ctx, kube, c, kStored); err != nil {
+	if ko, err = updatePatched(ctx, kube, c, stored[kube]); err != nil {
 		return ko, mo, false, err
 	}
-	mo, err = updatePatched(ctx, mco, c, mStored)
+	mo, err = updatePatched(ctx, mco, c, stored[mco])
 	return ko, mo, false, err
 }
 
