@@ -79,6 +79,8 @@ func TestCompareOutcomes(t *testing.T) {
 		{name: "a request only one server resets differs", kind: "CustomResourceDefinition", input: crd("example.com"),
 			kube: Outcome{Reason: resetReason}, mco: invalid(Cause{"spec.versions", "FieldValueInvalid"}),
 			want: []string{"status: kube 0 RequestReset, mco 422 Invalid", "validation: cause only on mco: spec.versions FieldValueInvalid"}},
+		{name: "a CRD kube resets for selectable fields without a structural schema, refused by mco, is deliberate", kind: "CustomResourceDefinition",
+			input: crd("example.com"), kube: Outcome{Reason: resetReason}, mco: invalid(Cause{"spec.versions[0].selectableFields", "FieldValueInvalid"})},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -127,6 +127,7 @@ var DeliberateOutcomes = []func(kind string, input map[string]any, kube, mco Out
 	serviceFamiliesOfAnyStack,
 	podAdmission,
 	crdInMCOGroup,
+	selectableFieldsWithoutStructuralSchema,
 }
 
 // deliberateOutcome returns the reason of the first deliberate outcome
@@ -317,4 +318,20 @@ func withoutItems(list any, r Deliberate) any {
 		out = append(out, item)
 	}
 	return out
+}
+
+// selectableFieldsWithoutStructuralSchema: Kubernetes' validation of a CRD
+// whose selectableFields come with a schema it cannot build dereferences
+// that schema and the request ends in a reset connection; mco refuses such
+// a CRD first, 422 on the version's selectableFields.
+func selectableFieldsWithoutStructuralSchema(kind string, _ map[string]any, kube, mco Outcome) string {
+	if kind != "CustomResourceDefinition" || kube.Code != 0 || mco.Code != 422 {
+		return ""
+	}
+	for _, c := range mco.Causes {
+		if !strings.HasSuffix(c.Field, ".selectableFields") {
+			return ""
+		}
+	}
+	return "kube-apiserver resets the request (its validation dereferences the schema it could not build); mco refuses the CRD"
 }

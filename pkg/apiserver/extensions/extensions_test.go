@@ -92,3 +92,40 @@ func TestCustomResourceRules(t *testing.T) {
 		t.Errorf("no CRDs: %v", got)
 	}
 }
+
+func TestUnbuildableSelectableFields(t *testing.T) {
+	t.Parallel()
+	structural := &apiextensions.JSONSchemaProps{Type: "object", Properties: map[string]apiextensions.JSONSchemaProps{
+		"spec": {Type: "object", Properties: map[string]apiextensions.JSONSchemaProps{"color": {Type: "string"}}}}}
+	ref := "#/definitions/spec"
+	notStructural := &apiextensions.JSONSchemaProps{Type: "object", Properties: map[string]apiextensions.JSONSchemaProps{"spec": {Ref: &ref}}}
+	fields := []apiextensions.SelectableField{{JSONPath: ".spec.color"}}
+	version := func(schema *apiextensions.JSONSchemaProps, f []apiextensions.SelectableField) apiextensions.CustomResourceDefinitionVersion {
+		v := apiextensions.CustomResourceDefinitionVersion{Name: "v1", SelectableFields: f}
+		if schema != nil {
+			v.Schema = &apiextensions.CustomResourceValidation{OpenAPIV3Schema: schema}
+		}
+		return v
+	}
+	cases := []struct {
+		name string
+		spec apiextensions.CustomResourceDefinitionSpec
+		want int
+	}{
+		{"A structural per-version schema passes.", apiextensions.CustomResourceDefinitionSpec{Versions: []apiextensions.CustomResourceDefinitionVersion{version(structural, fields)}}, 0},
+		{"A per-version schema that is not structural is refused.", apiextensions.CustomResourceDefinitionSpec{Versions: []apiextensions.CustomResourceDefinitionVersion{version(notStructural, fields)}}, 1},
+		{"No schema at all is left to Kubernetes' own error.", apiextensions.CustomResourceDefinitionSpec{Versions: []apiextensions.CustomResourceDefinitionVersion{version(nil, fields)}}, 0},
+		{"No selectable fields: nothing to check.", apiextensions.CustomResourceDefinitionSpec{Versions: []apiextensions.CustomResourceDefinitionVersion{version(notStructural, nil)}}, 0},
+		{"A shared empty schema is refused on every version.", apiextensions.CustomResourceDefinitionSpec{
+			Versions: []apiextensions.CustomResourceDefinitionVersion{{Name: "v1"}, {Name: "v2"}}, SelectableFields: fields,
+			Validation: &apiextensions.CustomResourceValidation{}}, 2},
+		{"A shared structural schema passes.", apiextensions.CustomResourceDefinitionSpec{
+			Versions: []apiextensions.CustomResourceDefinitionVersion{{Name: "v1"}}, SelectableFields: fields,
+			Validation: &apiextensions.CustomResourceValidation{OpenAPIV3Schema: structural}}, 0},
+	}
+	for _, tc := range cases {
+		if got := unbuildableSelectableFields(&tc.spec); len(got) != tc.want {
+			t.Errorf("%s: %v, want %d errors", tc.name, got, tc.want)
+		}
+	}
+}

@@ -89,7 +89,7 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	}
 	var guard admission.Interface
 	if !o.aggregated() {
-		guard = extensions.NewGuard(servedGroups(resources))
+		guard = admission.NewChainHandler(extensions.NewSelectableFields(), extensions.NewGuard(servedGroups(resources)))
 	}
 	admissionChain, err := newAdmission(ctx, extra.KubeClient, dynamicClient, extra.KubeInformers, gc, guard)
 	if err != nil {
