@@ -87,11 +87,11 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loopback dynamic client: %w", err)
 	}
-	var guard admission.Interface
+	var crdChecks admission.Interface
 	if !o.aggregated() {
-		guard = admission.NewChainHandler(extensions.NewSelectableFields(), extensions.NewGuard(servedGroups(resources)))
+		crdChecks = admission.NewChainHandler(extensions.NewSelectableFields(), extensions.NewGuard(servedGroups(resources)))
 	}
-	admissionChain, err := newAdmission(ctx, extra.KubeClient, dynamicClient, extra.KubeInformers, gc, guard)
+	admissionChain, err := newAdmission(ctx, extra.KubeClient, dynamicClient, extra.KubeInformers, gc, crdChecks)
 	if err != nil {
 		return nil, err
 	}
