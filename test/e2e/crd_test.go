@@ -185,8 +185,10 @@ spec: {size: large}
 				return false, err.Error()
 			}
 			for _, w := range list.Items {
-				if strings.Contains(string(w.Spec.Workload.Manifests[0].Raw), `"kind":"Widget"`) {
-					return false, "Work " + w.Name + " in " + m + " remains"
+				for _, man := range w.Spec.Workload.Manifests {
+					if strings.Contains(string(man.Raw), `"kind":"Widget"`) {
+						return false, "Work " + w.Name + " in " + m + " remains"
+					}
 				}
 			}
 		}
