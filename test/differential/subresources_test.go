@@ -40,6 +40,21 @@ func withStatus(stored map[string]any, status map[string]any) *unstructured.Unst
 	return u
 }
 
+// scaleTo reads a custom resource's scale and sends it back, dry run, with
+// replicas.
+func scaleTo(k Kind, name string, replicas int64) func(context.Context, *server, map[string]any) (Outcome, error) {
+	return func(ctx context.Context, s *server, _ map[string]any) (Outcome, error) {
+		return s.do(ctx, func(ctx context.Context) (*unstructured.Unstructured, error) {
+			sc, err := s.resource(k).Get(ctx, name, metav1.GetOptions{}, "scale")
+			if err != nil {
+				return nil, err
+			}
+			_ = unstructured.SetNestedField(sc.Object, replicas, "spec", "replicas")
+			return s.resource(k).Update(ctx, sc, metav1.UpdateOptions{DryRun: dryRunAll}, "scale")
+		})
+	}
+}
+
 // TestCustomResourceSubresources compares what the two servers answer to a
 // custom resource's status and scale subresources and to creates under the
 // Strict and Ignore field validation directives. The differential corpus
@@ -69,27 +84,9 @@ func TestCustomResourceSubresources(t *testing.T) {
 				})
 			}},
 		{name: "scale-write", base: widgetObject("sub-scale-write", map[string]any{"size": "large", "replicas": int64(3)}),
-			call: func(ctx context.Context, s *server, _ map[string]any) (Outcome, error) {
-				return s.do(ctx, func(ctx context.Context) (*unstructured.Unstructured, error) {
-					sc, err := s.resource(widget).Get(ctx, "sub-scale-write", metav1.GetOptions{}, "scale")
-					if err != nil {
-						return nil, err
-					}
-					_ = unstructured.SetNestedField(sc.Object, int64(5), "spec", "replicas")
-					return s.resource(widget).Update(ctx, sc, dry, "scale")
-				})
-			}},
+			call: scaleTo(widget, "sub-scale-write", 5)},
 		{name: "scale-write-past-maximum", refused: true, base: widgetObject("sub-scale-max", map[string]any{"size": "large", "replicas": int64(3)}),
-			call: func(ctx context.Context, s *server, _ map[string]any) (Outcome, error) {
-				return s.do(ctx, func(ctx context.Context) (*unstructured.Unstructured, error) {
-					sc, err := s.resource(widget).Get(ctx, "sub-scale-max", metav1.GetOptions{}, "scale")
-					if err != nil {
-						return nil, err
-					}
-					_ = unstructured.SetNestedField(sc.Object, int64(500), "spec", "replicas")
-					return s.resource(widget).Update(ctx, sc, dry, "scale")
-				})
-			}},
+			call: scaleTo(widget, "sub-scale-max", 500)},
 	}
 	for _, directive := range []string{metav1.FieldValidationStrict, metav1.FieldValidationIgnore, metav1.FieldValidationWarn} {
 		cases = append(cases, subresourceCase{name: "create-unknown-field-" + strings.ToLower(directive), refused: directive == metav1.FieldValidationStrict,

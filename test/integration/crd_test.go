@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,10 +11,28 @@ import (
 	"github.com/mco-org/mco/test/integration/framework"
 )
 
+// widgetSchema is the schema of a Widget version, the size described as
+// sizeDoc: the versions' schemas differ by it (identical ones would be
+// shared at the spec level, where selectable fields are not allowed).
+const widgetSchema = `      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations: [{rule: "self.replicas <= 10", message: "at most 10 replicas"}]
+            properties:
+              size: {type: string, default: small, description: "%s"}
+              replicas: {type: integer, default: 1}
+          status:
+            type: object
+            properties:
+              replicas: {type: integer}
+`
+
 // widgetCRD exercises what custom resources do on kube-apiserver: two
 // versions (None conversion), defaults, a CEL rule, the status and scale
 // subresources, printer columns and a selectable field.
-const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
+var widgetCRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: widgets.example.com}
 spec:
@@ -32,37 +51,11 @@ spec:
     selectableFields:
     - {jsonPath: .spec.size}
     schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            x-kubernetes-validations: [{rule: "self.replicas <= 10", message: "at most 10 replicas"}]
-            properties:
-              size: {type: string, default: small, description: "How big the widget is."}
-              replicas: {type: integer, default: 1}
-          status:
-            type: object
-            properties:
-              replicas: {type: integer}
-  - name: v1beta1
+` + fmt.Sprintf(widgetSchema, "How big the widget is.") + `  - name: v1beta1
     served: true
     storage: false
     schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            x-kubernetes-validations: [{rule: "self.replicas <= 10", message: "at most 10 replicas"}]
-            properties:
-              size: {type: string, default: small, description: "How big the widget is (v1beta1)."}
-              replicas: {type: integer, default: 1}
-          status:
-            type: object
-            properties:
-              replicas: {type: integer}
-`
+` + fmt.Sprintf(widgetSchema, "How big the widget is (v1beta1).")
 
 // TestCustomResourceDefinitions: mco-apiserver serves CRDs and their
 // custom resources as kube-apiserver does, and refuses CRDs in its own

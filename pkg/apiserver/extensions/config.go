@@ -38,12 +38,9 @@ type Configs struct {
 // kube-apiserver stores them.
 func NewConfigs(gc *genericapiserver.Config, etcd *genericoptions.EtcdOptions, inf informers.SharedInformerFactory) (*Configs, error) {
 	ext := derive(gc)
-	extEtcd := *etcd
-	extEtcd.StorageConfig.Codec = apiextensionsapiserver.Codecs.LegacyCodec(apiextensionsv1beta1.SchemeGroupVersion, apiextensionsv1.SchemeGroupVersion)
-	extEtcd.StorageConfig.EncodeVersioner = runtime.NewMultiGroupVersioner(apiextensionsv1beta1.SchemeGroupVersion,
-		schema.GroupKind{Group: apiextensionsv1beta1.GroupName})
-	extEtcd.SkipHealthEndpoints = true
-	if err := extEtcd.ApplyTo(&ext); err != nil {
+	extEtcd, err := applyStorage(&ext, etcd, apiextensionsapiserver.Codecs.LegacyCodec(apiextensionsv1beta1.SchemeGroupVersion, apiextensionsv1.SchemeGroupVersion),
+		apiextensionsv1beta1.SchemeGroupVersion)
+	if err != nil {
 		return nil, fmt.Errorf("apiextensions storage: %w", err)
 	}
 	ext.MergedResourceConfig = apiextensionsapiserver.DefaultAPIResourceConfigSource()
@@ -51,12 +48,8 @@ func NewConfigs(gc *genericapiserver.Config, etcd *genericoptions.EtcdOptions, i
 	agg := derive(gc)
 	// The aggregator serves the merged OpenAPI itself.
 	agg.SkipOpenAPIInstallation = true
-	aggEtcd := *etcd
-	aggEtcd.StorageConfig.Codec = aggregatorscheme.Codecs.LegacyCodec(apiregistrationv1.SchemeGroupVersion, apiregistrationv1beta1.SchemeGroupVersion)
-	aggEtcd.StorageConfig.EncodeVersioner = runtime.NewMultiGroupVersioner(apiregistrationv1.SchemeGroupVersion,
-		schema.GroupKind{Group: apiregistrationv1beta1.GroupName})
-	aggEtcd.SkipHealthEndpoints = true
-	if err := aggEtcd.ApplyTo(&agg); err != nil {
+	if _, err := applyStorage(&agg, etcd, aggregatorscheme.Codecs.LegacyCodec(apiregistrationv1.SchemeGroupVersion, apiregistrationv1beta1.SchemeGroupVersion),
+		apiregistrationv1.SchemeGroupVersion); err != nil {
 		return nil, fmt.Errorf("aggregator storage: %w", err)
 	}
 	agg.MergedResourceConfig = aggregatorapiserver.DefaultAPIResourceConfigSource()
@@ -80,6 +73,17 @@ func NewConfigs(gc *genericapiserver.Config, etcd *genericoptions.EtcdOptions, i
 			},
 		},
 	}, nil
+}
+
+// applyStorage gives c storage in etcd's cluster with codec, encoding
+// objects in the version storedAs (and its group's kinds in it), and returns
+// the etcd options it applied. The health checks of etcd stay mco's own.
+func applyStorage(c *genericapiserver.Config, etcd *genericoptions.EtcdOptions, codec runtime.Codec, storedAs schema.GroupVersion) (genericoptions.EtcdOptions, error) {
+	o := *etcd
+	o.StorageConfig.Codec = codec
+	o.StorageConfig.EncodeVersioner = runtime.NewMultiGroupVersioner(storedAs, schema.GroupKind{Group: storedAs.Group})
+	o.SkipHealthEndpoints = true
+	return o, o.ApplyTo(c)
 }
 
 // derive is a shallow copy of gc for another server of the chain: no
