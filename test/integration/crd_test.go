@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"context"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mco-org/mco/pkg/testing/cli"
 	"github.com/mco-org/mco/test/integration/framework"
 )
 
@@ -66,17 +68,10 @@ func TestCustomResourceDefinitions(t *testing.T) {
 	s.MustKubectl(t, widgetCRD, "apply", "-f", "-")
 	s.MustKubectl(t, "", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=30s")
 
-	var resources string
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if resources = s.MustKubectl(t, "", "api-resources"); strings.Contains(resources, "widgets") {
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	if !strings.Contains(resources, "widgets") || !strings.Contains(resources, "customresourcedefinitions") {
-		t.Fatalf("api-resources does not list widgets and CRDs:\n%s", resources)
-	}
+	cli.Eventually(t, 30*time.Second, "api-resources lists widgets and CRDs", func(context.Context) (bool, string) {
+		out, stderr, _ := s.Kubectl(t, "", "api-resources")
+		return strings.Contains(out, "widgets") && strings.Contains(out, "customresourcedefinitions"), out + stderr
+	})
 	explainEventually(t, s, "widget.spec.size", "How big the widget is.")
 
 	s.MustKubectl(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: default}\nspec: {replicas: 2}\n", "apply", "-f", "-")
@@ -108,17 +103,10 @@ func TestCustomResourceDefinitions(t *testing.T) {
 	}
 
 	// mco-controller-manager may read and claim the new kind's objects.
-	deadline = time.Now().Add(30 * time.Second)
-	var can string
-	for time.Now().Before(deadline) {
-		if can, _, _ = s.Kubectl(t, "", "auth", "can-i", "update", "widgets.example.com/status", "--as=system:mco-controller-manager"); strings.TrimSpace(can) == "yes" {
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	if strings.TrimSpace(can) != "yes" {
-		t.Errorf("mco-controller-manager cannot update widgets/status: %q", can)
-	}
+	cli.Eventually(t, 30*time.Second, "mco-controller-manager may update widgets/status", func(context.Context) (bool, string) {
+		can, stderr, _ := s.Kubectl(t, "", "auth", "can-i", "update", "widgets.example.com/status", "--as=system:mco-controller-manager")
+		return strings.TrimSpace(can) == "yes", can + stderr
+	})
 	if out, _, _ := s.Kubectl(t, "", "auth", "can-i", "delete", "widgets.example.com", "--as=system:mco-controller-manager"); strings.TrimSpace(out) != "no" {
 		t.Errorf("mco-controller-manager may delete widgets: %q", out)
 	}
@@ -173,28 +161,18 @@ func TestKwokCRDsAreServed(t *testing.T) {
 // waitServed waits until kubectl can map resource (discovery lists it).
 func waitServed(t *testing.T, s *framework.APIServer, resource string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	cli.Eventually(t, 30*time.Second, resource+" served", func(context.Context) (bool, string) {
 		_, stderr, err := s.Kubectl(t, "", "get", resource, "-A", "-o", "name")
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s not served: %s", resource, stderr)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return err == nil, stderr
+	})
 }
 
 // explainEventually waits until kubectl explain of field says want: OpenAPI
 // follows discovery by a moment, as on kube-apiserver.
 func explainEventually(t *testing.T, s *framework.APIServer, field, want string) {
 	t.Helper()
-	var out, stderr string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
-		if out, stderr, _ = s.Kubectl(t, "", "explain", field); strings.Contains(out, want) {
-			return
-		}
-	}
-	t.Errorf("kubectl explain %s does not say %q:\n%s%s", field, want, out, stderr)
+	cli.Eventually(t, 30*time.Second, fmt.Sprintf("kubectl explain %s says %q", field, want), func(context.Context) (bool, string) {
+		out, stderr, _ := s.Kubectl(t, "", "explain", field)
+		return strings.Contains(out, want), out + stderr
+	})
 }
