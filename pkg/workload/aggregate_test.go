@@ -17,7 +17,6 @@ limitations under the License.
 package workload
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -70,21 +69,6 @@ func reported(templateGen int64, replicas, available int32, conditions ...appsv1
 	}
 }
 
-// item is one cluster's entry in a binding's aggregated status; a nil
-// status means the cluster has not reported.
-func item(t *testing.T, cluster string, s *DeploymentStatus) workv1alpha2.AggregatedStatusItem {
-	t.Helper()
-	it := workv1alpha2.AggregatedStatusItem{ClusterName: cluster}
-	if s != nil {
-		raw, err := json.Marshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		it.Status = &runtime.RawExtension{Raw: raw}
-	}
-	return it
-}
-
 // templateDeployment is the Deployment on mco, at generation 3, whose
 // status was last aggregated for generation 2.
 func templateDeployment(conditions ...appsv1.DeploymentCondition) *appsv1.Deployment {
@@ -133,7 +117,7 @@ func TestAggregateStatusOfDeployment(t *testing.T) {
 			name:     "Counters add up over members and observedGeneration advances when every member has caught up.",
 			template: templateDeployment(),
 			items: func(t *testing.T) []workv1alpha2.AggregatedStatusItem {
-				return []workv1alpha2.AggregatedStatusItem{item(t, "m1", reported(3, 2, 2, done...)), item(t, "m2", reported(3, 2, 1, done...))}
+				return []workv1alpha2.AggregatedStatusItem{report(t, "m1", reported(3, 2, 2, done...)), report(t, "m2", reported(3, 2, 1, done...))}
 			},
 			want: appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 4, UpdatedReplicas: 4, ReadyReplicas: 3, AvailableReplicas: 3,
 				UnavailableReplicas: 1, Conditions: []appsv1.DeploymentCondition{allAvailable, allRolledOut}},
@@ -142,7 +126,7 @@ func TestAggregateStatusOfDeployment(t *testing.T) {
 			name:     "observedGeneration stays when a member still runs what was rendered from an older template generation.",
 			template: templateDeployment(),
 			items: func(t *testing.T) []workv1alpha2.AggregatedStatusItem {
-				return []workv1alpha2.AggregatedStatusItem{item(t, "m1", reported(3, 1, 1, done...)), item(t, "m2", reported(2, 1, 1, done...))}
+				return []workv1alpha2.AggregatedStatusItem{report(t, "m1", reported(3, 1, 1, done...)), report(t, "m2", reported(2, 1, 1, done...))}
 			},
 			want: appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2,
 				Conditions: []appsv1.DeploymentCondition{allAvailable, allRolledOut}},
@@ -153,7 +137,7 @@ func TestAggregateStatusOfDeployment(t *testing.T) {
 			items: func(t *testing.T) []workv1alpha2.AggregatedStatusItem {
 				behind := reported(3, 1, 1, done...)
 				behind.ObservedGeneration = 4
-				return []workv1alpha2.AggregatedStatusItem{item(t, "m1", reported(3, 1, 1, done...)), item(t, "m2", behind)}
+				return []workv1alpha2.AggregatedStatusItem{report(t, "m1", reported(3, 1, 1, done...)), report(t, "m2", behind)}
 			},
 			want: appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2,
 				Conditions: []appsv1.DeploymentCondition{allAvailable, allRolledOut}},
@@ -162,7 +146,7 @@ func TestAggregateStatusOfDeployment(t *testing.T) {
 			name:     "A member that has not reported holds observedGeneration back and is named in both conditions.",
 			template: templateDeployment(),
 			items: func(t *testing.T) []workv1alpha2.AggregatedStatusItem {
-				return []workv1alpha2.AggregatedStatusItem{item(t, "m1", reported(3, 2, 2, done...)), item(t, "m2", nil)}
+				return []workv1alpha2.AggregatedStatusItem{report(t, "m1", reported(3, 2, 2, done...)), report(t, "m2", nil)}
 			},
 			want: appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2,
 				Conditions: []appsv1.DeploymentCondition{notAvailableIn("m2"), rollingIn("m2")}},
@@ -172,7 +156,7 @@ func TestAggregateStatusOfDeployment(t *testing.T) {
 			template: templateDeployment(),
 			items: func(t *testing.T) []workv1alpha2.AggregatedStatusItem {
 				empty := workv1alpha2.AggregatedStatusItem{ClusterName: "m2", Status: &runtime.RawExtension{}}
-				return []workv1alpha2.AggregatedStatusItem{item(t, "m1", reported(3, 2, 2, done...)), empty}
+				return []workv1alpha2.AggregatedStatusItem{report(t, "m1", reported(3, 2, 2, done...)), empty}
 			},
 			want: appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2,
 				Conditions: []appsv1.DeploymentCondition{notAvailableIn("m2"), rollingIn("m2")}},
@@ -182,9 +166,9 @@ func TestAggregateStatusOfDeployment(t *testing.T) {
 			template: templateDeployment(),
 			items: func(t *testing.T) []workv1alpha2.AggregatedStatusItem {
 				return []workv1alpha2.AggregatedStatusItem{
-					item(t, "m3", reported(3, 1, 0, memberRolledOut)),
-					item(t, "m2", reported(3, 1, 1, done...)),
-					item(t, "m1", reported(3, 1, 0, memberNotAvailable, memberRolledOut)),
+					report(t, "m3", reported(3, 1, 0, memberRolledOut)),
+					report(t, "m2", reported(3, 1, 1, done...)),
+					report(t, "m1", reported(3, 1, 0, memberNotAvailable, memberRolledOut)),
 				}
 			},
 			want: appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 3, UpdatedReplicas: 3, ReadyReplicas: 1, AvailableReplicas: 1,
@@ -194,7 +178,7 @@ func TestAggregateStatusOfDeployment(t *testing.T) {
 			name:     "Members that have not reported are named after those that reported they are not available.",
 			template: templateDeployment(),
 			items: func(t *testing.T) []workv1alpha2.AggregatedStatusItem {
-				return []workv1alpha2.AggregatedStatusItem{item(t, "m1", nil), item(t, "m2", reported(3, 1, 0, memberNotAvailable, memberRolledOut))}
+				return []workv1alpha2.AggregatedStatusItem{report(t, "m1", nil), report(t, "m2", reported(3, 1, 0, memberNotAvailable, memberRolledOut))}
 			},
 			want: appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 1, UpdatedReplicas: 1, UnavailableReplicas: 1,
 				Conditions: []appsv1.DeploymentCondition{notAvailableIn("m2, m1"), rollingIn("m1")}},
@@ -204,9 +188,9 @@ func TestAggregateStatusOfDeployment(t *testing.T) {
 			template: templateDeployment(),
 			items: func(t *testing.T) []workv1alpha2.AggregatedStatusItem {
 				return []workv1alpha2.AggregatedStatusItem{
-					item(t, "m1", reported(3, 1, 1, memberAvailable, memberRolling)),
-					item(t, "m2", reported(3, 1, 1, memberAvailable)),
-					item(t, "m3", reported(3, 1, 1, done...)),
+					report(t, "m1", reported(3, 1, 1, memberAvailable, memberRolling)),
+					report(t, "m2", reported(3, 1, 1, memberAvailable)),
+					report(t, "m3", reported(3, 1, 1, done...)),
 				}
 			},
 			want: appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 3, UpdatedReplicas: 3, ReadyReplicas: 3, AvailableReplicas: 3,
@@ -217,9 +201,9 @@ func TestAggregateStatusOfDeployment(t *testing.T) {
 			template: templateDeployment(),
 			items: func(t *testing.T) []workv1alpha2.AggregatedStatusItem {
 				return []workv1alpha2.AggregatedStatusItem{
-					item(t, "m1", reported(3, 1, 1, memberAvailable, memberRolling)),
-					item(t, "m2", reported(3, 1, 1, memberAvailable, memberDeadline)),
-					item(t, "m3", nil),
+					report(t, "m1", reported(3, 1, 1, memberAvailable, memberRolling)),
+					report(t, "m2", reported(3, 1, 1, memberAvailable, memberDeadline)),
+					report(t, "m3", nil),
 				}
 			},
 			want: appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 2, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2,
@@ -234,7 +218,7 @@ func TestAggregateStatusOfDeployment(t *testing.T) {
 					Message: "The rollout is progressing in cluster(s) m1.", LastUpdateTime: earlier, LastTransitionTime: muchEarlier},
 			),
 			items: func(t *testing.T) []workv1alpha2.AggregatedStatusItem {
-				return []workv1alpha2.AggregatedStatusItem{item(t, "m1", reported(3, 1, 1, done...))}
+				return []workv1alpha2.AggregatedStatusItem{report(t, "m1", reported(3, 1, 1, done...))}
 			},
 			want: appsv1.DeploymentStatus{ObservedGeneration: 3, Replicas: 1, UpdatedReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 1,
 				Conditions: []appsv1.DeploymentCondition{
@@ -365,7 +349,7 @@ func TestAggregatedConditionTimes(t *testing.T) {
 	// One member, available and rolled out: Available comes out True with
 	// reason MinimumReplicasAvailable and message msgAvailable.
 	items := func(t *testing.T) []workv1alpha2.AggregatedStatusItem {
-		return []workv1alpha2.AggregatedStatusItem{item(t, "m1", reported(3, 1, 1, memberAvailable, memberRolledOut))}
+		return []workv1alpha2.AggregatedStatusItem{report(t, "m1", reported(3, 1, 1, memberAvailable, memberRolledOut))}
 	}
 	recorded := func(status corev1.ConditionStatus, reason, message string) appsv1.DeploymentCondition {
 		return appsv1.DeploymentCondition{Type: appsv1.DeploymentAvailable, Status: status, Reason: reason, Message: message,

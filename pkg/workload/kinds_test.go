@@ -18,7 +18,6 @@ package workload
 
 import (
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -27,26 +26,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/testing/builders"
 )
 
-// report is one cluster's entry in a binding's aggregated status carrying
-// status as JSON; a nil status (or nil pointer) means the cluster has not
-// reported.
+// report is one cluster's entry in a binding's aggregated status (see
+// builders.Report).
 func report(t *testing.T, cluster string, status any) workv1alpha2.AggregatedStatusItem {
 	t.Helper()
-	it := workv1alpha2.AggregatedStatusItem{ClusterName: cluster}
-	if status == nil {
-		return it
-	}
-	if v := reflect.ValueOf(status); v.Kind() == reflect.Pointer && v.IsNil() {
-		return it
-	}
-	raw, err := json.Marshal(status)
-	if err != nil {
-		t.Fatal(err)
-	}
-	it.Status = &runtime.RawExtension{Raw: raw}
-	return it
+	return builders.Report(t, cluster, status)
 }
 
 // aggregateAs aggregates the members' reports onto template and decodes the

@@ -1,18 +1,17 @@
 package hpareplicas
 
 import (
-	"encoding/json"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/template"
+	"github.com/mco-org/mco/pkg/testing/builders"
 	"github.com/mco-org/mco/pkg/workload"
 )
 
@@ -85,14 +84,8 @@ func TestSyncedReplicas(t *testing.T) {
 func TestMembersSettled(t *testing.T) {
 	t.Parallel()
 	item := func(cluster string, applied bool, s *workload.DeploymentStatus) workv1alpha2.AggregatedStatusItem {
-		it := workv1alpha2.AggregatedStatusItem{ClusterName: cluster, Applied: applied}
-		if s != nil {
-			raw, err := json.Marshal(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			it.Status = &runtime.RawExtension{Raw: raw}
-		}
+		it := builders.Report(t, cluster, s)
+		it.Applied = applied
 		return it
 	}
 	st := func(replicas, updated int32, gen, observed, templateGen int64) *workload.DeploymentStatus {
