@@ -84,6 +84,7 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		rule("policy.karmada.io", []string{"propagationpolicies", "clusterpropagationpolicies"}, readUpdate),
 		rule("policy.karmada.io", []string{"overridepolicies", "clusteroverridepolicies"}, read),
 		rule("policy.karmada.io", []string{"clustertaintpolicies"}, readWrite),
+		rule("config.karmada.io", []string{"resourceinterpretercustomizations"}, read),
 		rule("", []string{"namespaces"}, readWrite),
 		// Member credentials (and the record of the default taint policy);
 		// Secrets and ConfigMaps are templates too, so read everywhere.

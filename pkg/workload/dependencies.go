@@ -45,10 +45,16 @@ func Dependencies(obj *unstructured.Unstructured) ([]Dependency, error) {
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw, &spec); err != nil {
 		return nil, fmt.Errorf("decode pod template of %s %s/%s: %w", obj.GetKind(), obj.GetNamespace(), obj.GetName(), err)
 	}
+	return PodDependencies(obj.GetNamespace(), &spec), nil
+}
+
+// PodDependencies lists, sorted, what a pod spec refers to in namespace;
+// see Dependencies.
+func PodDependencies(namespace string, spec *corev1.PodSpec) []Dependency {
 	set := map[Dependency]bool{}
 	add := func(kind, name string) {
 		if name != "" {
-			set[Dependency{Kind: kind, Namespace: obj.GetNamespace(), Name: name}] = true
+			set[Dependency{Kind: kind, Namespace: namespace, Name: name}] = true
 		}
 	}
 	if sa := spec.ServiceAccountName; sa != "" && sa != "default" {
@@ -60,7 +66,7 @@ func Dependencies(obj *unstructured.Unstructured) ([]Dependency, error) {
 	for _, v := range spec.Volumes {
 		volumeDependencies(v, add)
 	}
-	for _, c := range allContainers(&spec) {
+	for _, c := range allContainers(spec) {
 		for _, e := range c.EnvFrom {
 			if e.ConfigMapRef != nil {
 				add("ConfigMap", e.ConfigMapRef.Name)
@@ -91,7 +97,7 @@ func Dependencies(obj *unstructured.Unstructured) ([]Dependency, error) {
 		}
 		return out[i].Name < out[j].Name
 	})
-	return out, nil
+	return out
 }
 
 func volumeDependencies(v corev1.Volume, add func(kind, name string)) {

@@ -140,6 +140,13 @@ func decode(obj *unstructured.Unstructured, into any) error {
 	return nil
 }
 
+// PodRequirements describes one replica of a pod spec in namespace: its
+// effective requests, node claim and priority class, or nil when it
+// neither requests resources nor constrains nodes.
+func PodRequirements(namespace string, spec *corev1.PodSpec) *workv1alpha2.ReplicaRequirements {
+	return requirements(namespace, spec)
+}
+
 // requirements describes one replica of a pod template, or returns nil when
 // the template neither requests resources nor constrains nodes.
 func requirements(namespace string, spec *corev1.PodSpec) *workv1alpha2.ReplicaRequirements {

@@ -25,9 +25,11 @@ import (
 	"k8s.io/kubernetes/pkg/capabilities"
 
 	"github.com/mco-org/mco/pkg/apiserver"
+	"github.com/mco-org/mco/pkg/apiserver/customizations"
 	"github.com/mco-org/mco/pkg/apiserver/extensions"
 	"github.com/mco-org/mco/pkg/apiserver/kubeapis"
 	nscontroller "github.com/mco-org/mco/pkg/controllers/namespace"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	generatedopenapi "github.com/mco-org/mco/pkg/generated/openapi"
 	"github.com/mco-org/mco/pkg/registry/karmada"
 	"github.com/mco-org/mco/pkg/registry/resource"
@@ -87,11 +89,15 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loopback dynamic client: %w", err)
 	}
-	var crdChecks admission.Interface
-	if !o.aggregated() {
-		crdChecks = admission.NewChainHandler(extensions.NewSelectableFields(), extensions.NewGuard(servedGroups(resources)))
+	mcoClient, err := mcoclient.NewForConfig(gc.LoopbackClientConfig)
+	if err != nil {
+		return nil, fmt.Errorf("loopback client: %w", err)
 	}
-	admissionChain, err := newAdmission(ctx, extra.KubeClient, dynamicClient, extra.KubeInformers, gc, crdChecks)
+	checks := []admission.Interface{customizations.NewOverlap(mcoClient)}
+	if !o.aggregated() {
+		checks = append(checks, extensions.NewSelectableFields(), extensions.NewGuard(servedGroups(resources)))
+	}
+	admissionChain, err := newAdmission(ctx, extra.KubeClient, dynamicClient, extra.KubeInformers, gc, admission.NewChainHandler(checks...))
 	if err != nil {
 		return nil, err
 	}

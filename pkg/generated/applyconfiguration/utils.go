@@ -20,10 +20,12 @@ package applyconfiguration
 
 import (
 	v1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	v1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/cluster/v1alpha1"
+	applyconfigurationconfigv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/config/v1alpha1"
 	internal "github.com/mco-org/mco/pkg/generated/applyconfiguration/internal"
 	applyconfigurationpolicyv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/policy/v1alpha1"
 	applyconfigurationworkv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/work/v1alpha1"
@@ -60,6 +62,32 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &clusterv1alpha1.ResourceModelRangeApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ResourceSummary"):
 		return &clusterv1alpha1.ResourceSummaryApplyConfiguration{}
+
+		// Group=config.karmada.io, Version=v1alpha1
+	case configv1alpha1.SchemeGroupVersion.WithKind("ComponentResourceRequirement"):
+		return &applyconfigurationconfigv1alpha1.ComponentResourceRequirementApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("CustomizationRules"):
+		return &applyconfigurationconfigv1alpha1.CustomizationRulesApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("CustomizationTarget"):
+		return &applyconfigurationconfigv1alpha1.CustomizationTargetApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("DependencyInterpretation"):
+		return &applyconfigurationconfigv1alpha1.DependencyInterpretationApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("HealthInterpretation"):
+		return &applyconfigurationconfigv1alpha1.HealthInterpretationApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("LocalValueRetention"):
+		return &applyconfigurationconfigv1alpha1.LocalValueRetentionApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("ReplicaResourceRequirement"):
+		return &applyconfigurationconfigv1alpha1.ReplicaResourceRequirementApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("ReplicaRevision"):
+		return &applyconfigurationconfigv1alpha1.ReplicaRevisionApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("ResourceInterpreterCustomization"):
+		return &applyconfigurationconfigv1alpha1.ResourceInterpreterCustomizationApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("ResourceInterpreterCustomizationSpec"):
+		return &applyconfigurationconfigv1alpha1.ResourceInterpreterCustomizationSpecApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("StatusAggregation"):
+		return &applyconfigurationconfigv1alpha1.StatusAggregationApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("StatusReflection"):
+		return &applyconfigurationconfigv1alpha1.StatusReflectionApplyConfiguration{}
 
 		// Group=policy.karmada.io, Version=v1alpha1
 	case policyv1alpha1.SchemeGroupVersion.WithKind("ApplicationFailoverBehavior"):

@@ -23,6 +23,7 @@ package openapi
 
 import (
 	v1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	v1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
@@ -70,6 +71,19 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		v1alpha1.ResourceModel{}.OpenAPIModelName():                                  schema_pkg_apis_cluster_v1alpha1_ResourceModel(ref),
 		v1alpha1.ResourceModelRange{}.OpenAPIModelName():                             schema_pkg_apis_cluster_v1alpha1_ResourceModelRange(ref),
 		v1alpha1.ResourceSummary{}.OpenAPIModelName():                                schema_pkg_apis_cluster_v1alpha1_ResourceSummary(ref),
+		configv1alpha1.ComponentResourceRequirement{}.OpenAPIModelName():             schema_pkg_apis_config_v1alpha1_ComponentResourceRequirement(ref),
+		configv1alpha1.CustomizationRules{}.OpenAPIModelName():                       schema_pkg_apis_config_v1alpha1_CustomizationRules(ref),
+		configv1alpha1.CustomizationTarget{}.OpenAPIModelName():                      schema_pkg_apis_config_v1alpha1_CustomizationTarget(ref),
+		configv1alpha1.DependencyInterpretation{}.OpenAPIModelName():                 schema_pkg_apis_config_v1alpha1_DependencyInterpretation(ref),
+		configv1alpha1.HealthInterpretation{}.OpenAPIModelName():                     schema_pkg_apis_config_v1alpha1_HealthInterpretation(ref),
+		configv1alpha1.LocalValueRetention{}.OpenAPIModelName():                      schema_pkg_apis_config_v1alpha1_LocalValueRetention(ref),
+		configv1alpha1.ReplicaResourceRequirement{}.OpenAPIModelName():               schema_pkg_apis_config_v1alpha1_ReplicaResourceRequirement(ref),
+		configv1alpha1.ReplicaRevision{}.OpenAPIModelName():                          schema_pkg_apis_config_v1alpha1_ReplicaRevision(ref),
+		configv1alpha1.ResourceInterpreterCustomization{}.OpenAPIModelName():         schema_pkg_apis_config_v1alpha1_ResourceInterpreterCustomization(ref),
+		configv1alpha1.ResourceInterpreterCustomizationList{}.OpenAPIModelName():     schema_pkg_apis_config_v1alpha1_ResourceInterpreterCustomizationList(ref),
+		configv1alpha1.ResourceInterpreterCustomizationSpec{}.OpenAPIModelName():     schema_pkg_apis_config_v1alpha1_ResourceInterpreterCustomizationSpec(ref),
+		configv1alpha1.StatusAggregation{}.OpenAPIModelName():                        schema_pkg_apis_config_v1alpha1_StatusAggregation(ref),
+		configv1alpha1.StatusReflection{}.OpenAPIModelName():                         schema_pkg_apis_config_v1alpha1_StatusReflection(ref),
 		policyv1alpha1.ApplicationFailoverBehavior{}.OpenAPIModelName():              schema_pkg_apis_policy_v1alpha1_ApplicationFailoverBehavior(ref),
 		policyv1alpha1.ClusterAffinity{}.OpenAPIModelName():                          schema_pkg_apis_policy_v1alpha1_ClusterAffinity(ref),
 		policyv1alpha1.ClusterAffinityTerm{}.OpenAPIModelName():                      schema_pkg_apis_policy_v1alpha1_ClusterAffinityTerm(ref),
@@ -1436,6 +1450,396 @@ func schema_pkg_apis_cluster_v1alpha1_ResourceSummary(ref common.ReferenceCallba
 		},
 		Dependencies: []string{
 			v1alpha1.AllocatableModeling{}.OpenAPIModelName(), resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_ComponentResourceRequirement(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ComponentResourceRequirement holds the script of the component operation.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"luaScript": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LuaScript defines GetComponents(obj).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"luaScript"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_CustomizationRules(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CustomizationRules holds a script per interpreter operation.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"retention": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Retention keeps fields of a member's object that the member owns when mco applies the template over it. The script defines Retain(desiredObj, observedObj) and returns the object to apply.",
+							Ref:         ref(configv1alpha1.LocalValueRetention{}.OpenAPIModelName()),
+						},
+					},
+					"replicaResource": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ReplicaResource reads the replicas a template asks for and what one replica needs. The script defines GetReplicas(obj) and returns the replica count and the requirements of one replica.",
+							Ref:         ref(configv1alpha1.ReplicaResourceRequirement{}.OpenAPIModelName()),
+						},
+					},
+					"componentResource": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ComponentResource reads the components of a workload made of several pod templates, each with its replicas and requirements. The script defines GetComponents(obj) and returns a list of components.",
+							Ref:         ref(configv1alpha1.ComponentResourceRequirement{}.OpenAPIModelName()),
+						},
+					},
+					"replicaRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ReplicaRevision sets a member's share of the replicas on the template. The script defines ReviseReplica(obj, desiredReplica) and returns the revised object.",
+							Ref:         ref(configv1alpha1.ReplicaRevision{}.OpenAPIModelName()),
+						},
+					},
+					"statusReflection": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StatusReflection picks what of a member object's status is reported. The script defines ReflectStatus(observedObj) and returns the status.",
+							Ref:         ref(configv1alpha1.StatusReflection{}.OpenAPIModelName()),
+						},
+					},
+					"statusAggregation": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StatusAggregation sums the members' reports onto the template. The script defines AggregateStatus(desiredObj, statusItems) and returns the template with its new status.",
+							Ref:         ref(configv1alpha1.StatusAggregation{}.OpenAPIModelName()),
+						},
+					},
+					"healthInterpretation": {
+						SchemaProps: spec.SchemaProps{
+							Description: "HealthInterpretation judges a member object's health. The script defines InterpretHealth(observedObj) and returns true when healthy.",
+							Ref:         ref(configv1alpha1.HealthInterpretation{}.OpenAPIModelName()),
+						},
+					},
+					"dependencyInterpretation": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DependencyInterpretation lists what a template depends on, to be propagated with it. The script defines GetDependencies(desiredObj) and returns a list of object references.",
+							Ref:         ref(configv1alpha1.DependencyInterpretation{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			configv1alpha1.ComponentResourceRequirement{}.OpenAPIModelName(), configv1alpha1.DependencyInterpretation{}.OpenAPIModelName(), configv1alpha1.HealthInterpretation{}.OpenAPIModelName(), configv1alpha1.LocalValueRetention{}.OpenAPIModelName(), configv1alpha1.ReplicaResourceRequirement{}.OpenAPIModelName(), configv1alpha1.ReplicaRevision{}.OpenAPIModelName(), configv1alpha1.StatusAggregation{}.OpenAPIModelName(), configv1alpha1.StatusReflection{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_CustomizationTarget(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CustomizationTarget names a kind by API version and kind.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion is the kind's group and version, such as \"apps/v1\".",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is the kind's name, such as \"Deployment\".",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"apiVersion", "kind"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_DependencyInterpretation(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DependencyInterpretation holds the script of the dependency operation.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"luaScript": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LuaScript defines GetDependencies(desiredObj).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"luaScript"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_HealthInterpretation(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "HealthInterpretation holds the script of the health operation.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"luaScript": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LuaScript defines InterpretHealth(observedObj).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"luaScript"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_LocalValueRetention(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "LocalValueRetention holds the script of the retention operation.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"luaScript": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LuaScript defines Retain(desiredObj, observedObj).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"luaScript"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_ReplicaResourceRequirement(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ReplicaResourceRequirement holds the script of the replica operation.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"luaScript": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LuaScript defines GetReplicas(obj).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"luaScript"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_ReplicaRevision(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ReplicaRevision holds the script of the replica revision operation.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"luaScript": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LuaScript defines ReviseReplica(obj, desiredReplica).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"luaScript"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_ResourceInterpreterCustomization(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceInterpreterCustomization teaches mco how to read one kind of resource template: each customization is a Lua script defining one function that mco calls instead of its own rule for that kind.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec names the kind and holds its scripts.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(configv1alpha1.ResourceInterpreterCustomizationSpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			configv1alpha1.ResourceInterpreterCustomizationSpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_ResourceInterpreterCustomizationList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceInterpreterCustomizationList is a list of ResourceInterpreterCustomizations.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(configv1alpha1.ResourceInterpreterCustomization{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			configv1alpha1.ResourceInterpreterCustomization{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_ResourceInterpreterCustomizationSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceInterpreterCustomizationSpec is the body of a ResourceInterpreterCustomization.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"target": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Target is the kind the scripts interpret.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(configv1alpha1.CustomizationTarget{}.OpenAPIModelName()),
+						},
+					},
+					"customizations": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Customizations holds one script per operation; operations left out keep mco's own rule (or another customization's for the same kind).",
+							Default:     map[string]interface{}{},
+							Ref:         ref(configv1alpha1.CustomizationRules{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"target", "customizations"},
+			},
+		},
+		Dependencies: []string{
+			configv1alpha1.CustomizationRules{}.OpenAPIModelName(), configv1alpha1.CustomizationTarget{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_StatusAggregation(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "StatusAggregation holds the script of the status aggregation operation.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"luaScript": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LuaScript defines AggregateStatus(desiredObj, statusItems).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"luaScript"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_StatusReflection(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "StatusReflection holds the script of the status reflection operation.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"luaScript": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LuaScript defines ReflectStatus(observedObj).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"luaScript"},
+			},
+		},
 	}
 }
 

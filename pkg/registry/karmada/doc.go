@@ -23,6 +23,7 @@ func Resources(opts ...Option) []*resource.Spec {
 	out = append(out, policyResources(o)...)
 	out = append(out, workResources()...)
 	out = append(out, clusterResources()...)
+	out = append(out, configResources()...)
 	return out
 }
 

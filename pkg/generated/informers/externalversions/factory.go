@@ -26,6 +26,7 @@ import (
 
 	versioned "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	cluster "github.com/mco-org/mco/pkg/generated/informers/externalversions/cluster"
+	config "github.com/mco-org/mco/pkg/generated/informers/externalversions/config"
 	internalinterfaces "github.com/mco-org/mco/pkg/generated/informers/externalversions/internalinterfaces"
 	policy "github.com/mco-org/mco/pkg/generated/informers/externalversions/policy"
 	work "github.com/mco-org/mco/pkg/generated/informers/externalversions/work"
@@ -328,12 +329,17 @@ type SharedInformerFactory interface {
 	InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer
 
 	Cluster() cluster.Interface
+	Config() config.Interface
 	Policy() policy.Interface
 	Work() work.Interface
 }
 
 func (f *sharedInformerFactory) Cluster() cluster.Interface {
 	return cluster.New(f, f.namespace, f.tweakListOptions)
+}
+
+func (f *sharedInformerFactory) Config() config.Interface {
+	return config.New(f, f.namespace, f.tweakListOptions)
 }
 
 func (f *sharedInformerFactory) Policy() policy.Interface {

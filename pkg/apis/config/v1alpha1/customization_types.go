@@ -1,0 +1,179 @@
+/*
+Copyright The mco Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// +genclient
+// +genclient:nonNamespaced
+// +genclient:noStatus
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// ResourceInterpreterCustomization teaches mco how to read one kind of
+// resource template: each customization is a Lua script defining one
+// function that mco calls instead of its own rule for that kind.
+type ResourceInterpreterCustomization struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// Spec names the kind and holds its scripts.
+	// +required
+	Spec ResourceInterpreterCustomizationSpec `json:"spec"`
+}
+
+// ResourceInterpreterCustomizationSpec is the body of a
+// ResourceInterpreterCustomization.
+type ResourceInterpreterCustomizationSpec struct {
+	// Target is the kind the scripts interpret.
+	// +required
+	Target CustomizationTarget `json:"target"`
+
+	// Customizations holds one script per operation; operations left out
+	// keep mco's own rule (or another customization's for the same kind).
+	// +required
+	Customizations CustomizationRules `json:"customizations"`
+}
+
+// CustomizationTarget names a kind by API version and kind.
+type CustomizationTarget struct {
+	// APIVersion is the kind's group and version, such as "apps/v1".
+	// +required
+	APIVersion string `json:"apiVersion"`
+
+	// Kind is the kind's name, such as "Deployment".
+	// +required
+	Kind string `json:"kind"`
+}
+
+// CustomizationRules holds a script per interpreter operation.
+type CustomizationRules struct {
+	// Retention keeps fields of a member's object that the member owns when
+	// mco applies the template over it. The script defines
+	// Retain(desiredObj, observedObj) and returns the object to apply.
+	// +optional
+	Retention *LocalValueRetention `json:"retention,omitempty"`
+
+	// ReplicaResource reads the replicas a template asks for and what one
+	// replica needs. The script defines GetReplicas(obj) and returns the
+	// replica count and the requirements of one replica.
+	// +optional
+	ReplicaResource *ReplicaResourceRequirement `json:"replicaResource,omitempty"`
+
+	// ComponentResource reads the components of a workload made of several
+	// pod templates, each with its replicas and requirements. The script
+	// defines GetComponents(obj) and returns a list of components.
+	// +optional
+	ComponentResource *ComponentResourceRequirement `json:"componentResource,omitempty"`
+
+	// ReplicaRevision sets a member's share of the replicas on the
+	// template. The script defines ReviseReplica(obj, desiredReplica) and
+	// returns the revised object.
+	// +optional
+	ReplicaRevision *ReplicaRevision `json:"replicaRevision,omitempty"`
+
+	// StatusReflection picks what of a member object's status is reported.
+	// The script defines ReflectStatus(observedObj) and returns the status.
+	// +optional
+	StatusReflection *StatusReflection `json:"statusReflection,omitempty"`
+
+	// StatusAggregation sums the members' reports onto the template. The
+	// script defines AggregateStatus(desiredObj, statusItems) and returns
+	// the template with its new status.
+	// +optional
+	StatusAggregation *StatusAggregation `json:"statusAggregation,omitempty"`
+
+	// HealthInterpretation judges a member object's health. The script
+	// defines InterpretHealth(observedObj) and returns true when healthy.
+	// +optional
+	HealthInterpretation *HealthInterpretation `json:"healthInterpretation,omitempty"`
+
+	// DependencyInterpretation lists what a template depends on, to be
+	// propagated with it. The script defines GetDependencies(desiredObj)
+	// and returns a list of object references.
+	// +optional
+	DependencyInterpretation *DependencyInterpretation `json:"dependencyInterpretation,omitempty"`
+}
+
+// LocalValueRetention holds the script of the retention operation.
+type LocalValueRetention struct {
+	// LuaScript defines Retain(desiredObj, observedObj).
+	// +required
+	LuaScript string `json:"luaScript"`
+}
+
+// ReplicaResourceRequirement holds the script of the replica operation.
+type ReplicaResourceRequirement struct {
+	// LuaScript defines GetReplicas(obj).
+	// +required
+	LuaScript string `json:"luaScript"`
+}
+
+// ComponentResourceRequirement holds the script of the component
+// operation.
+type ComponentResourceRequirement struct {
+	// LuaScript defines GetComponents(obj).
+	// +required
+	LuaScript string `json:"luaScript"`
+}
+
+// ReplicaRevision holds the script of the replica revision operation.
+type ReplicaRevision struct {
+	// LuaScript defines ReviseReplica(obj, desiredReplica).
+	// +required
+	LuaScript string `json:"luaScript"`
+}
+
+// StatusReflection holds the script of the status reflection operation.
+type StatusReflection struct {
+	// LuaScript defines ReflectStatus(observedObj).
+	// +required
+	LuaScript string `json:"luaScript"`
+}
+
+// StatusAggregation holds the script of the status aggregation operation.
+type StatusAggregation struct {
+	// LuaScript defines AggregateStatus(desiredObj, statusItems).
+	// +required
+	LuaScript string `json:"luaScript"`
+}
+
+// HealthInterpretation holds the script of the health operation.
+type HealthInterpretation struct {
+	// LuaScript defines InterpretHealth(observedObj).
+	// +required
+	LuaScript string `json:"luaScript"`
+}
+
+// DependencyInterpretation holds the script of the dependency operation.
+type DependencyInterpretation struct {
+	// LuaScript defines GetDependencies(desiredObj).
+	// +required
+	LuaScript string `json:"luaScript"`
+}
+
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// ResourceInterpreterCustomizationList is a list of
+// ResourceInterpreterCustomizations.
+type ResourceInterpreterCustomizationList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []ResourceInterpreterCustomization `json:"items"`
+}

@@ -1,0 +1,175 @@
+package lua
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// run compiles source and calls fn with args, returning its first result
+// converted with ref as the reference.
+func run(t *testing.T, vm *VM, source, fn string, ref any, args ...any) (any, error) {
+	t.Helper()
+	s, err := Compile("test", source)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	err = vm.Call(context.Background(), s, fn, 1, func(rets []lua.LValue) error {
+		var err error
+		out, err = FromLua(rets[0], ref)
+		return err
+	}, args...)
+	return out, err
+}
+
+func TestSandboxRefusesEscapes(t *testing.T) {
+	t.Parallel()
+	vm := NewVM()
+	cases := []struct {
+		name, body, wantErr string
+	}{
+		{"io is not there", `return io.open("/etc/passwd")`, "attempt to"},
+		{"dofile is not there", `return dofile("/etc/passwd")`, "attempt to"},
+		{"loadfile is not there", `return loadfile("/etc/passwd")`, "attempt to"},
+		{"os.execute is not there", `return os.execute("true")`, "attempt to"},
+		{"os.exit is not there", `return os.exit(1)`, "attempt to"},
+		{"os.getenv is not there", `return os.getenv("HOME")`, "attempt to"},
+		{"os.remove is not there", `return os.remove("/tmp/x")`, "attempt to"},
+		{"require finds no file", `return require("io")`, "module io not found"},
+		{"require of a path finds nothing", `return require("etc.passwd")`, "not found"},
+		{"debug is not there", `return debug.getinfo(1)`, "attempt to"},
+		{"coroutines are not there", `return coroutine.create(function() end)`, "attempt to"},
+		{"print is not there", `print("x") return 1`, "attempt to"},
+		{"string.rep is bounded", `return string.rep("x", 1e9)`, "above the sandbox's limit"},
+		{"package.loadlib is not there", `return package.loadlib("x", "y")`, "attempt to"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := run(t, vm, "function F() "+c.body+" end", "F", nil)
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Fatalf("got error %v, want one mentioning %q", err, c.wantErr)
+			}
+		})
+	}
+}
+
+func TestSandboxKeepsWhatScriptsUse(t *testing.T) {
+	t.Parallel()
+	vm := NewVM()
+	cases := []struct {
+		name, body string
+		want       any
+	}{
+		{"os.time", `return os.time() > 0`, true},
+		{"os.date", `return type(os.date("!%Y-%m-%dT%H:%M:%SZ"))`, "string"},
+		{"require os", `local os = require("os") return type(os.time)`, "function"},
+		{"require kube", `local kube = require("kube") return type(kube.resourceAdd)`, "function"},
+		{"string library", `return string.format("%s-%d", "a", 3)`, "a-3"},
+		{"table library", `local t = {} table.insert(t, "x") return t`, []any{"x"}},
+		{"math library", `return math.max(1, 4)`, int64(4)},
+		{"pcall and error", `local ok, e = pcall(function() error("boom") end) return ok`, false},
+		{"loadstring in the sandbox", `return loadstring("return 2")()`, int64(2)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := run(t, vm, "function F() "+c.body+" end", "F", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !equal(got, c.want) {
+				t.Fatalf("got %#v, want %#v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestCallsDoNotShareGlobals(t *testing.T) {
+	t.Parallel()
+	vm := NewVM()
+	if _, err := run(t, vm, `leaked = 1 function F() return leaked end`, "F", nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := run(t, vm, `function G() return leaked end`, "G", nil)
+	if err != nil || got != nil {
+		t.Fatalf("a global of one script reached another: %v, %v", got, err)
+	}
+	_, err = run(t, vm, `function Other() end`, "F", nil)
+	if err == nil || !strings.Contains(err.Error(), "does not define function F") {
+		t.Fatalf("a function of an earlier script was found: %v", err)
+	}
+}
+
+func TestTimeLimit(t *testing.T) {
+	t.Parallel()
+	vm := NewVM(WithTimeout(100 * time.Millisecond))
+	for name, body := range map[string]string{
+		"a busy loop":               `while true do end`,
+		"a loop catching its error": `while true do pcall(function() while true do end end) end`,
+		"a loop in the chunk":       `end while true do`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			_, err := run(t, vm, "function F() "+body+" end", "F", nil)
+			if !errors.Is(err, ErrTimeout) {
+				t.Fatalf("got %v, want a timeout", err)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Fatalf("the call took %s", d)
+			}
+		})
+	}
+	// The VM is still usable.
+	if got, err := run(t, vm, `function F() return 1 end`, "F", nil); err != nil || got != int64(1) {
+		t.Fatalf("after timeouts: %v, %v", got, err)
+	}
+}
+
+func TestMemoryLimit(t *testing.T) {
+	t.Parallel()
+	vm := NewVM(WithMemoryLimit(32<<20), WithTimeout(30*time.Second))
+	for name, body := range map[string]string{
+		"a growing table":   `local t = {} local i = 0 while true do i = i + 1 t[i] = {i} end`,
+		"a doubling string": `local s = "x" while true do s = s .. s end`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := run(t, vm, "function F() "+body+" end", "F", nil)
+			if !errors.Is(err, ErrMemory) && !strings.Contains(fmtErr(err), "limit") {
+				t.Fatalf("got %v, want the memory limit", err)
+			}
+		})
+	}
+}
+
+func TestDefines(t *testing.T) {
+	t.Parallel()
+	vm := NewVM(WithTimeout(100 * time.Millisecond))
+	s, _ := Compile("t", `function GetReplicas(obj) return 1 end`)
+	if err := vm.Defines(context.Background(), s, "GetReplicas"); err != nil {
+		t.Fatal(err)
+	}
+	if err := vm.Defines(context.Background(), s, "Retain"); err == nil || !strings.Contains(err.Error(), "does not define function Retain") {
+		t.Fatalf("got %v", err)
+	}
+	loop, _ := Compile("t", `while true do end function Retain() end`)
+	if err := vm.Defines(context.Background(), loop, "Retain"); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("got %v, want a timeout", err)
+	}
+	if _, err := Compile("t", `function F( return end`); err == nil {
+		t.Fatal("a script that does not parse compiled")
+	}
+}
+
+func fmtErr(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
