@@ -22,6 +22,8 @@ import (
 	"github.com/mco-org/mco/pkg/events"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	mcoinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
+	"github.com/mco-org/mco/pkg/interpreter"
+	"github.com/mco-org/mco/pkg/interpreter/lua"
 	"github.com/mco-org/mco/pkg/join"
 	"github.com/mco-org/mco/pkg/member"
 	"github.com/mco-org/mco/pkg/metrics"
@@ -79,6 +81,11 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 		GracefulEvictionTimeout:      o.evictionGrace,
 		SkippedPropagatingNamespaces: o.skipped,
 	}
+	c.Interpreter = interpreter.New(lua.NewVM(), nil)
+	if c.Customizations, err = interpreter.Follow(c.Interpreter, mcoInf.Config().V1alpha1().ResourceInterpreterCustomizations().Informer()); err != nil {
+		return nil, err
+	}
+	c.Scripts = shared.NewScriptReporter(bindings, c.NewRecorder())
 	// Touch the informers every controller relies on, so they are started.
 	secrets.Informer()
 	kubeInf.Core().V1().Namespaces().Informer()

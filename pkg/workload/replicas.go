@@ -42,6 +42,9 @@ type Interpretation struct {
 	Replicas int32
 	// Requirements describe one replica (nil when it asks for nothing).
 	Requirements *workv1alpha2.ReplicaRequirements
+	// Components describe a workload made of several pod templates, each
+	// with its replicas and requirements (only from a customization).
+	Components []workv1alpha2.Component
 }
 
 // Interpret reads a template's replicas and per-replica requirements; see

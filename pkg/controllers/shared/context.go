@@ -18,6 +18,7 @@ import (
 	"github.com/mco-org/mco/pkg/binding"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	mcoinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
+	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/member"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/template"
@@ -40,8 +41,16 @@ type Context struct {
 	// templates (Templates follows them).
 	CRDInformers apiextensionsinformers.SharedInformerFactory
 	Bindings     *binding.Store
-	Members      *member.Manager
-	Metrics      *metrics.ControllerManager
+	// Interpreter answers what mco knows of each template kind: its
+	// ResourceInterpreterCustomizations first, then mco's own rules.
+	Interpreter *interpreter.Interpreter
+	// Customizations keeps Interpreter's customizations current and says
+	// which kinds a change touches.
+	Customizations *interpreter.Follower
+	// Scripts records failing customization scripts on bindings.
+	Scripts *ScriptReporter
+	Members *member.Manager
+	Metrics *metrics.ControllerManager
 	// NewRecorder returns a recorder writing Events to mco-apiserver. Each
 	// controller takes its own, as kube-controller-manager's do: one
 	// recorder writes its Events one at a time and drops what its queue

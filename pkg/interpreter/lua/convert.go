@@ -31,11 +31,8 @@ func ToLua(l *lua.LState, v any) (lua.LValue, error) {
 	case float64:
 		return lua.LNumber(x), nil
 	case json.Number:
-		f, err := x.Float64()
-		if err != nil {
-			return nil, fmt.Errorf("number %q: %w", x, err)
-		}
-		return lua.LNumber(f), nil
+		// A string kind: Karmada passes it as a string.
+		return lua.LString(x), nil
 	case map[string]any:
 		t := l.CreateTable(0, len(x))
 		for k, item := range x {
@@ -68,72 +65,101 @@ func ToLua(l *lua.LState, v any) (lua.LValue, error) {
 	return ToLua(l, generic)
 }
 
-// FromLua converts a Lua value into the Go value its JSON form decodes to:
-// a table with keys 1..n becomes a slice, a table with string keys a map,
-// a whole number an int64 and any other number a float64.
+// FromLua converts a Lua value into the Go value its JSON form decodes to,
+// as Karmada converts scripts' results: a table with keys 1..n becomes a
+// slice, a table with string keys a map, a whole number an int64 and any
+// other number a float64.
 //
-// Lua cannot tell an empty list from an empty map. An empty table takes
-// the shape of ref, the value at the same place in the object the script
-// was given: a map when ref is a map, else a list.
+// Lua cannot tell an empty list from an empty map. A returned empty table
+// is a map, unless list is set. A nested empty table keeps its field only
+// where one of refs, the objects the script was given, has an empty map
+// (it becomes a map) or an empty list (it becomes a list) at the same
+// path, list positions aside; elsewhere the field is dropped.
 //
 // Tables mixing string and number keys, sparse lists, tables that hold
 // themselves, functions and other Lua-only values are refused.
-func FromLua(v lua.LValue, ref any) (any, error) {
-	return fromLua(v, ref, map[*lua.LTable]bool{})
+func FromLua(v lua.LValue, list bool, refs ...any) (any, error) {
+	c := converter{visiting: map[*lua.LTable]bool{}, refs: refs}
+	if t, ok := v.(*lua.LTable); ok && isEmpty(t) {
+		if list {
+			return []any{}, nil
+		}
+		return map[string]any{}, nil
+	}
+	out, _, err := c.convert(v, "")
+	return out, err
 }
 
-func fromLua(v lua.LValue, ref any, visiting map[*lua.LTable]bool) (any, error) {
+type converter struct {
+	visiting map[*lua.LTable]bool
+	refs     []any
+	empties  map[string]emptyKind // by path; built on the first empty table
+}
+
+type emptyKind int
+
+const (
+	emptyMap emptyKind = iota + 1
+	emptyList
+)
+
+// convert returns the Go value of v at path; keep is false when v is an
+// empty table to drop.
+func (c *converter) convert(v lua.LValue, path string) (out any, keep bool, err error) {
 	switch x := v.(type) {
 	case *lua.LNilType:
-		return nil, nil
+		return nil, true, nil
 	case lua.LBool:
-		return bool(x), nil
+		return bool(x), true, nil
 	case lua.LString:
-		return string(x), nil
+		return string(x), true, nil
 	case lua.LNumber:
-		return number(float64(x))
+		n, err := number(float64(x))
+		return n, err == nil, err
 	case *lua.LTable:
-		if visiting[x] {
-			return nil, fmt.Errorf("cannot convert a table that holds itself")
+		if c.visiting[x] {
+			return nil, false, fmt.Errorf("%scannot convert a table that holds itself", at(path))
 		}
-		visiting[x] = true
-		defer delete(visiting, x)
-		return fromTable(x, ref, visiting)
+		c.visiting[x] = true
+		defer delete(c.visiting, x)
+		return c.table(x, path)
 	}
-	return nil, fmt.Errorf("cannot convert a Lua %s", v.Type())
+	return nil, false, fmt.Errorf("%scannot convert a Lua %s", at(path), v.Type())
 }
 
-// number is a whole number as int64, any other finite number as float64.
-func number(f float64) (any, error) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, fmt.Errorf("cannot convert the number %v", f)
+func at(path string) string {
+	if path == "" {
+		return ""
 	}
-	if f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64 {
-		return int64(f), nil
-	}
-	return f, nil
+	return path + ": "
 }
 
-func fromTable(t *lua.LTable, ref any, visiting map[*lua.LTable]bool) (any, error) {
+func isEmpty(t *lua.LTable) bool {
+	k, _ := t.Next(lua.LNil)
+	return k == lua.LNil
+}
+
+func (c *converter) table(t *lua.LTable, path string) (any, bool, error) {
 	key, _ := t.Next(lua.LNil)
 	switch key.Type() {
 	case lua.LTNil:
-		if _, isMap := ref.(map[string]any); isMap {
-			return map[string]any{}, nil
+		switch c.emptyAt(path) {
+		case emptyMap:
+			return map[string]any{}, true, nil
+		case emptyList:
+			return []any{}, true, nil
 		}
-		return []any{}, nil
+		return nil, false, nil
 	case lua.LTNumber:
-		return fromList(t, ref, visiting)
+		return c.list(t, path)
 	case lua.LTString:
-		return fromMap(t, ref, visiting)
+		return c.object(t, path)
 	}
-	return nil, fmt.Errorf("cannot convert a table keyed by %s", key.Type())
+	return nil, false, fmt.Errorf("%scannot convert a table keyed by %s", at(path), key.Type())
 }
 
-func fromList(t *lua.LTable, ref any, visiting map[*lua.LTable]bool) (any, error) {
-	refs, _ := ref.([]any)
+func (c *converter) list(t *lua.LTable, path string) (any, bool, error) {
 	n := t.Len()
-	out := make([]any, 0, n)
 	var err error
 	t.ForEach(func(k, _ lua.LValue) {
 		if err != nil {
@@ -141,33 +167,32 @@ func fromList(t *lua.LTable, ref any, visiting map[*lua.LTable]bool) (any, error
 		}
 		i, ok := k.(lua.LNumber)
 		if !ok {
-			err = fmt.Errorf("cannot convert a table with both number and %s keys", k.Type())
+			err = fmt.Errorf("%scannot convert a table with both number and %s keys", at(path), k.Type())
 		} else if float64(i) != math.Trunc(float64(i)) || i < 1 || int(i) > n {
-			err = fmt.Errorf("cannot convert a sparse list (key %v, length %d)", i, n)
+			err = fmt.Errorf("%scannot convert a sparse list (key %v, length %d)", at(path), i, n)
 		}
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	out := make([]any, 0, n)
 	for i := 1; i <= n; i++ {
-		if t.RawGetInt(i) == lua.LNil {
-			return nil, fmt.Errorf("cannot convert a sparse list (no value at %d of %d)", i, n)
+		v := t.RawGetInt(i)
+		if v == lua.LNil {
+			return nil, false, fmt.Errorf("%scannot convert a sparse list (no value at %d of %d)", at(path), i, n)
 		}
-		var r any
-		if i-1 < len(refs) {
-			r = refs[i-1]
-		}
-		item, err := fromLua(t.RawGetInt(i), r, visiting)
+		item, keep, err := c.convert(v, path)
 		if err != nil {
-			return nil, fmt.Errorf("[%d]: %w", i, err)
+			return nil, false, err
 		}
-		out = append(out, item)
+		if keep {
+			out = append(out, item)
+		}
 	}
-	return out, nil
+	return out, true, nil
 }
 
-func fromMap(t *lua.LTable, ref any, visiting map[*lua.LTable]bool) (any, error) {
-	refs, _ := ref.(map[string]any)
+func (c *converter) object(t *lua.LTable, path string) (any, bool, error) {
 	out := map[string]any{}
 	var keys []string
 	var err error
@@ -177,21 +202,77 @@ func fromMap(t *lua.LTable, ref any, visiting map[*lua.LTable]bool) (any, error)
 		}
 		s, ok := k.(lua.LString)
 		if !ok {
-			err = fmt.Errorf("cannot convert a table with both string and %s keys", k.Type())
+			err = fmt.Errorf("%scannot convert a table with both string and %s keys", at(path), k.Type())
 			return
 		}
 		keys = append(keys, string(s))
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		item, err := fromLua(t.RawGetString(k), refs[k], visiting)
+		item, keep, err := c.convert(t.RawGetString(k), join(path, k))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", k, err)
+			return nil, false, err
 		}
-		out[k] = item
+		if keep {
+			out[k] = item
+		}
 	}
-	return out, nil
+	return out, true, nil
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// emptyAt says whether a reference has an empty map or list at path (list
+// positions aside); a map wins over a list.
+func (c *converter) emptyAt(path string) emptyKind {
+	if c.empties == nil {
+		c.empties = map[string]emptyKind{}
+		for _, r := range c.refs {
+			collectEmpties(r, "", c.empties)
+		}
+	}
+	return c.empties[path]
+}
+
+func collectEmpties(v any, path string, into map[string]emptyKind) {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 0 && path != "" {
+			into[path] = emptyMap
+			return
+		}
+		for k, item := range x {
+			collectEmpties(item, join(path, k), into)
+		}
+	case []any:
+		if len(x) == 0 && path != "" {
+			if into[path] != emptyMap {
+				into[path] = emptyList
+			}
+			return
+		}
+		for _, item := range x {
+			collectEmpties(item, path, into)
+		}
+	}
+}
+
+// number is a whole number as int64, any other finite number as float64,
+// as decoding its JSON form into an unstructured object gives.
+func number(f float64) (any, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("cannot convert the number %v", f)
+	}
+	if f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64 {
+		return int64(f), nil
+	}
+	return f, nil
 }

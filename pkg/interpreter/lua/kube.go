@@ -2,6 +2,7 @@ package lua
 
 import (
 	"fmt"
+	"sort"
 
 	lua "github.com/yuin/gopher-lua"
 	corev1 "k8s.io/api/core/v1"
@@ -61,20 +62,32 @@ func accuratePodRequirements(l *lua.LState) int {
 		l.Push(lua.LNil)
 		return 1
 	}
+	// As Karmada without its ResourceQuotaEstimate gate: neither the
+	// namespace nor the priority class.
+	req.PriorityClassName = ""
 	pushGo(l, req)
 	return 1
 }
 
 // getPodDependencies returns the ConfigMaps, Secrets, ServiceAccount and
 // PersistentVolumeClaims a pod template (a table with spec) refers to in
-// a namespace, as a list of {apiVersion, kind, namespace, name}.
+// a namespace ("default" when nil), as a list of {apiVersion, kind,
+// namespace, name} in that order of kinds, or nil when there are none.
 func getPodDependencies(l *lua.LState) int {
 	if l.GetTop() != 2 {
 		l.RaiseError("getPodDependencies takes two arguments, a pod template and a namespace, got %d", l.GetTop())
 	}
 	pt := checkPodTemplate(l, 1)
-	namespace := l.CheckString(2)
+	namespace := "default"
+	if l.Get(2) != lua.LNil {
+		namespace = l.CheckString(2)
+	}
 	deps := workload.PodDependencies(namespace, &pt.Spec)
+	if len(deps) == 0 {
+		l.Push(lua.LNil)
+		return 1
+	}
+	sort.SliceStable(deps, func(i, j int) bool { return dependencyOrder[deps[i].Kind] < dependencyOrder[deps[j].Kind] })
 	out := make([]any, 0, len(deps))
 	for _, d := range deps {
 		out = append(out, map[string]any{"apiVersion": "v1", "kind": d.Kind, "namespace": d.Namespace, "name": d.Name})
@@ -82,6 +95,9 @@ func getPodDependencies(l *lua.LState) int {
 	pushGo(l, out)
 	return 1
 }
+
+// dependencyOrder is the order of kinds in getPodDependencies' answer.
+var dependencyOrder = map[string]int{"ConfigMap": 0, "Secret": 1, "ServiceAccount": 2, "PersistentVolumeClaim": 3}
 
 // checkQuantity reads argument n as a quantity.
 func checkQuantity(l *lua.LState, n int) resource.Quantity {
@@ -107,7 +123,7 @@ func checkQuantity(l *lua.LState, n int) resource.Quantity {
 
 // checkPodTemplate reads argument n as a pod template.
 func checkPodTemplate(l *lua.LState, n int) *corev1.PodTemplateSpec {
-	raw, err := FromLua(l.CheckTable(n), map[string]any{})
+	raw, err := FromLua(l.CheckTable(n), false)
 	if err != nil {
 		l.ArgError(n, "pod template: "+err.Error())
 	}

@@ -2,7 +2,6 @@ package lua
 
 import (
 	"fmt"
-	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -14,23 +13,35 @@ const (
 	// registrySize and registryMaxSize bound the value stack.
 	registrySize    = 1024
 	registryMaxSize = 256 * 1024
-	// maxStringRep bounds what string.rep may build in one call: it runs in
-	// Go, where neither the time limit nor the memory watch can stop it.
-	maxStringRep = 16 << 20
 )
 
-// safeOsFuncs are what the sandbox keeps of Lua's os library: the clock
-// and calendar, nothing that touches the process, files or environment.
-var safeOsFuncs = []string{"clock", "date", "difftime", "time"}
+// safeOsFuncs are what the sandbox keeps of Lua's os library, as Karmada
+// does: the clock and calendar, nothing that touches the process, files or
+// environment.
+var safeOsFuncs = []string{"date", "time"}
 
-// removedBaseFuncs are the base functions that read files or write to the
-// process's output.
-var removedBaseFuncs = []string{"dofile", "loadfile", "print", "_printregs"}
+// unavailableBaseFuncs are the base functions Karmada's sandbox takes away:
+// file loading, code loading, environments, metatables and raw access.
+// print is taken away too: a controller has no terminal.
+var unavailableBaseFuncs = []string{
+	"collectgarbage", "dofile", "getfenv", "getmetatable", "load", "loadfile", "loadstring",
+	"rawequal", "rawget", "rawset", "setfenv", "setmetatable", "module", "newproxy", "print", "_printregs",
+}
+
+// safeStringFuncs are what the sandbox keeps of Lua's string library, as
+// Karmada does: no gsub, rep or dump.
+var safeStringFuncs = []string{"byte", "char", "find", "format", "len", "lower", "match", "reverse", "sub", "upper", "gmatch"}
+
+// maxStringArg bounds the strings the string functions take, as Karmada
+// does: they run in Go, where neither the time limit nor the memory watch
+// can stop them.
+const maxStringArg = 1000000
 
 // newState returns a Lua 5.1 state with the libraries scripts may use:
-// base (without file loading and printing), package (require finds only
-// the preloaded modules), table, string (with a bounded rep), math, a safe
-// os, and the kube module. There is no io, debug or coroutine library.
+// base (without loading, environments, metatables and printing), package
+// (require finds only the preloaded modules), table, string (without gsub,
+// rep and dump), math, os (time and date only), and the kube module. There
+// is no io, debug or coroutine library.
 func newState() (*lua.LState, error) {
 	l := lua.NewState(lua.Options{
 		SkipOpenLibs:    true,
@@ -62,8 +73,8 @@ func newState() (*lua.LState, error) {
 // restrict takes out of an opened state what a script must not reach.
 func restrict(l *lua.LState) {
 	g := l.G.Global
-	for _, name := range removedBaseFuncs {
-		g.RawSetString(name, lua.LNil)
+	for _, name := range unavailableBaseFuncs {
+		g.RawSetString(name, l.NewFunction(unavailable(name)))
 	}
 	loaded := l.GetField(l.GetField(g, lua.LoadLibName), "loaded").(*lua.LTable)
 
@@ -86,23 +97,46 @@ func restrict(l *lua.LState) {
 	g.RawSetString(lua.OsLibName, safe)
 	loaded.RawSetString(lua.OsLibName, safe)
 
-	// string.rep: bounded.
-	str := l.GetField(g, lua.StringLibName).(*lua.LTable)
-	str.RawSetString("rep", l.NewFunction(boundedRep))
+	// string: the safe functions, with bounded arguments. Methods on
+	// strings (s:upper()) find them through the strings' metatable.
+	full = l.GetField(g, lua.StringLibName).(*lua.LTable)
+	safe = l.CreateTable(0, len(safeStringFuncs)+1)
+	for _, name := range safeStringFuncs {
+		safe.RawSetString(name, l.NewFunction(boundedStrings(name, full.RawGetString(name))))
+	}
+	safe.RawSetString("gfind", safe.RawGetString("gmatch"))
+	for _, name := range []string{"gsub", "rep", "dump"} {
+		safe.RawSetString(name, l.NewFunction(unavailable("string."+name)))
+	}
+	g.RawSetString(lua.StringLibName, safe)
+	loaded.RawSetString(lua.StringLibName, safe)
+	if mt, ok := l.GetMetatable(lua.LString("")).(*lua.LTable); ok {
+		mt.RawSetString("__index", safe)
+	}
 }
 
-// boundedRep is string.rep refusing results above maxStringRep bytes.
-func boundedRep(l *lua.LState) int {
-	s := l.CheckString(1)
-	n := l.CheckInt(2)
-	if n <= 0 || s == "" {
-		l.Push(lua.LString(""))
-		return 1
-	}
-	if n > maxStringRep/len(s) {
-		l.RaiseError("string.rep: result of %d bytes is above the sandbox's limit of %d", int64(len(s))*int64(n), maxStringRep)
+// unavailable is a function raising that name is not available to
+// interpreter scripts.
+func unavailable(name string) lua.LGFunction {
+	return func(l *lua.LState) int {
+		l.RaiseError("%s is not available to resource interpreter scripts", name)
 		return 0
 	}
-	l.Push(lua.LString(strings.Repeat(s, n)))
-	return 1
+}
+
+// boundedStrings wraps a string function, refusing string arguments longer
+// than maxStringArg.
+func boundedStrings(name string, f lua.LValue) lua.LGFunction {
+	return func(l *lua.LState) int {
+		top := l.GetTop()
+		l.Push(f)
+		for i := 1; i <= top; i++ {
+			if s, ok := l.Get(i).(lua.LString); ok && len(s) > maxStringArg {
+				l.RaiseError("string.%s: argument %d is %d bytes long, above the sandbox's limit of %d", name, i, len(s), maxStringArg)
+			}
+			l.Push(l.Get(i))
+		}
+		l.Call(top, lua.MultRet)
+		return l.GetTop() - top
+	}
 }

@@ -11,8 +11,9 @@ import (
 )
 
 // run compiles source and calls fn with args, returning its first result
-// converted with ref as the reference.
-func run(t *testing.T, vm *VM, source, fn string, ref any, args ...any) (any, error) {
+// converted with the arguments as references (list: an empty result is a
+// list).
+func run(t *testing.T, vm *VM, source, fn string, list bool, args ...any) (any, error) {
 	t.Helper()
 	s, err := Compile("test", source)
 	if err != nil {
@@ -21,7 +22,7 @@ func run(t *testing.T, vm *VM, source, fn string, ref any, args ...any) (any, er
 	var out any
 	err = vm.Call(context.Background(), s, fn, 1, func(rets []lua.LValue) error {
 		var err error
-		out, err = FromLua(rets[0], ref)
+		out, err = FromLua(rets[0], list, args...)
 		return err
 	}, args...)
 	return out, err
@@ -34,8 +35,8 @@ func TestSandboxRefusesEscapes(t *testing.T) {
 		name, body, wantErr string
 	}{
 		{"io is not there", `return io.open("/etc/passwd")`, "attempt to"},
-		{"dofile is not there", `return dofile("/etc/passwd")`, "attempt to"},
-		{"loadfile is not there", `return loadfile("/etc/passwd")`, "attempt to"},
+		{"dofile is not there", `return dofile("/etc/passwd")`, "not available"},
+		{"loadfile is not there", `return loadfile("/etc/passwd")`, "not available"},
 		{"os.execute is not there", `return os.execute("true")`, "attempt to"},
 		{"os.exit is not there", `return os.exit(1)`, "attempt to"},
 		{"os.getenv is not there", `return os.getenv("HOME")`, "attempt to"},
@@ -44,14 +45,20 @@ func TestSandboxRefusesEscapes(t *testing.T) {
 		{"require of a path finds nothing", `return require("etc.passwd")`, "not found"},
 		{"debug is not there", `return debug.getinfo(1)`, "attempt to"},
 		{"coroutines are not there", `return coroutine.create(function() end)`, "attempt to"},
-		{"print is not there", `print("x") return 1`, "attempt to"},
-		{"string.rep is bounded", `return string.rep("x", 1e9)`, "above the sandbox's limit"},
+		{"print is not there", `print("x") return 1`, "not available"},
+		{"string.rep is not there, as in Karmada", `return string.rep("x", 1e9)`, "not available"},
+		{"string.gsub is not there, as in Karmada", `return string.gsub("x", "x", "y")`, "not available"},
+		{"setmetatable is not there, as in Karmada", `return setmetatable({}, {})`, "not available"},
+		{"getfenv is not there, as in Karmada", `return getfenv(0)`, "not available"},
+		{"loadstring is not there, as in Karmada", `return loadstring("return 1")`, "not available"},
+		{"rawset is not there, as in Karmada", `return rawset({}, "a", 1)`, "not available"},
+		{"string arguments are bounded", `local s = "x" for i = 1, 21 do s = s .. s end return s:upper()`, "above the sandbox's limit"},
 		{"package.loadlib is not there", `return package.loadlib("x", "y")`, "attempt to"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := run(t, vm, "function F() "+c.body+" end", "F", nil)
+			_, err := run(t, vm, "function F() "+c.body+" end", "F", false)
 			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 				t.Fatalf("got error %v, want one mentioning %q", err, c.wantErr)
 			}
@@ -74,12 +81,14 @@ func TestSandboxKeepsWhatScriptsUse(t *testing.T) {
 		{"table library", `local t = {} table.insert(t, "x") return t`, []any{"x"}},
 		{"math library", `return math.max(1, 4)`, int64(4)},
 		{"pcall and error", `local ok, e = pcall(function() error("boom") end) return ok`, false},
-		{"loadstring in the sandbox", `return loadstring("return 2")()`, int64(2)},
+		{"string methods", `return ("abc"):upper()`, "ABC"},
+		{"string.gmatch", `local n = 0 for w in string.gmatch("a b c", "%a") do n = n + 1 end return n`, int64(3)},
+		{"ipairs and pairs", `local n = 0 for _, v in ipairs({1, 2}) do n = n + v end for k, v in pairs({a = 3}) do n = n + v end return n`, int64(6)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := run(t, vm, "function F() "+c.body+" end", "F", nil)
+			got, err := run(t, vm, "function F() "+c.body+" end", "F", false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,14 +102,14 @@ func TestSandboxKeepsWhatScriptsUse(t *testing.T) {
 func TestCallsDoNotShareGlobals(t *testing.T) {
 	t.Parallel()
 	vm := NewVM()
-	if _, err := run(t, vm, `leaked = 1 function F() return leaked end`, "F", nil); err != nil {
+	if _, err := run(t, vm, `leaked = 1 function F() return leaked end`, "F", false); err != nil {
 		t.Fatal(err)
 	}
-	got, err := run(t, vm, `function G() return leaked end`, "G", nil)
+	got, err := run(t, vm, `function G() return leaked end`, "G", false)
 	if err != nil || got != nil {
 		t.Fatalf("a global of one script reached another: %v, %v", got, err)
 	}
-	_, err = run(t, vm, `function Other() end`, "F", nil)
+	_, err = run(t, vm, `function Other() end`, "F", false)
 	if err == nil || !strings.Contains(err.Error(), "does not define function F") {
 		t.Fatalf("a function of an earlier script was found: %v", err)
 	}
@@ -117,7 +126,7 @@ func TestTimeLimit(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			_, err := run(t, vm, "function F() "+body+" end", "F", nil)
+			_, err := run(t, vm, "function F() "+body+" end", "F", false)
 			if !errors.Is(err, ErrTimeout) {
 				t.Fatalf("got %v, want a timeout", err)
 			}
@@ -127,7 +136,7 @@ func TestTimeLimit(t *testing.T) {
 		})
 	}
 	// The VM is still usable.
-	if got, err := run(t, vm, `function F() return 1 end`, "F", nil); err != nil || got != int64(1) {
+	if got, err := run(t, vm, `function F() return 1 end`, "F", false); err != nil || got != int64(1) {
 		t.Fatalf("after timeouts: %v, %v", got, err)
 	}
 }
@@ -140,7 +149,7 @@ func TestMemoryLimit(t *testing.T) {
 		"a doubling string": `local s = "x" while true do s = s .. s end`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := run(t, vm, "function F() "+body+" end", "F", nil)
+			_, err := run(t, vm, "function F() "+body+" end", "F", false)
 			if !errors.Is(err, ErrMemory) && !strings.Contains(fmtErr(err), "limit") {
 				t.Fatalf("got %v, want the memory limit", err)
 			}

@@ -177,3 +177,27 @@ type ResourceInterpreterCustomizationList struct {
 
 	Items []ResourceInterpreterCustomization `json:"items"`
 }
+
+// DependentObjectReference names an object a resource template depends
+// on: by name, or by label selector within a namespace.
+type DependentObjectReference struct {
+	// APIVersion of the referent.
+	// +required
+	APIVersion string `json:"apiVersion"`
+
+	// Kind of the referent.
+	// +required
+	Kind string `json:"kind"`
+
+	// Namespace of the referent; empty for a cluster-scoped one.
+	// +optional
+	Namespace string `json:"namespace,omitempty"`
+
+	// Name of the referent. When set, LabelSelector is ignored.
+	// +optional
+	Name string `json:"name,omitempty"`
+
+	// LabelSelector picks referents by label when Name is empty.
+	// +optional
+	LabelSelector *metav1.LabelSelector `json:"labelSelector,omitempty"`
+}
