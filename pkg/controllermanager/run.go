@@ -85,7 +85,7 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 	if c.Customizations, err = interpreter.Follow(c.Interpreter, mcoInf.Config().V1alpha1().ResourceInterpreterCustomizations().Informer()); err != nil {
 		return nil, err
 	}
-	c.Scripts = shared.NewScriptReporter(bindings, c.NewRecorder())
+	c.Scripts = shared.NewScriptReporter(bindings, c.NewRecorder(), c.Interpreter)
 	// Touch the informers every controller relies on, so they are started.
 	secrets.Informer()
 	kubeInf.Core().V1().Namespaces().Informer()

@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
@@ -20,6 +21,7 @@ import (
 	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
@@ -29,6 +31,7 @@ import (
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	policylisters "github.com/mco-org/mco/pkg/generated/listers/policy/v1alpha1"
+	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/names"
 	"github.com/mco-org/mco/pkg/overridemanager"
@@ -48,6 +51,8 @@ type Controller struct {
 	cop       policylisters.ClusterOverridePolicyLister
 	metrics   *metrics.ControllerManager
 	recorders *events.Sharded // by binding
+	interp    *interpreter.Interpreter
+	scripts   *shared.ScriptReporter
 	loop      *controller.Controller[binding.Key]
 	workers   int
 }
@@ -71,6 +76,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	b := &Controller{
 		mco: c.MCO, dynamic: c.Dynamic, bindings: c.Bindings, templates: c.Templates, workInf: works.Informer(), clusters: clusters.Lister(),
 		op: ops.Lister(), cop: cops.Lister(), metrics: c.Metrics, recorders: events.NewSharded(events.Shards, c.NewRecorder), workers: c.Workers,
+		interp: c.Interpreter, scripts: c.Scripts,
 	}
 	var err error
 	if b.ownWorks, err = controller.NewOwnWrites(works.Informer(), ownWorksSize); err != nil {
@@ -79,7 +85,14 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	b.loop = controller.New("binding", b.sync)
 	b.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced, clusters.Informer().HasSynced,
 		ops.Informer().HasSynced, cops.Informer().HasSynced)
-	b.loop.WaitFor(c.Templates.HasSynced)
+	b.loop.WaitFor(c.Templates.HasSynced, c.Customizations.HasSynced)
+	// Members' shares are revised again when the kind's customizations
+	// change.
+	c.Customizations.OnChange(func(gvk schema.GroupVersionKind) {
+		for _, k := range c.Bindings.OfKind(gvk) {
+			b.loop.Enqueue(k)
+		}
+	})
 	handlers := []struct {
 		inf cache.SharedIndexInformer
 		h   cache.ResourceEventHandler
@@ -140,6 +153,9 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		return err
 	}
 	policies := b.overridePolicies(tmpl.GetNamespace())
+	revise := func(obj *unstructured.Unstructured, replicas int32) (*unstructured.Unstructured, error) {
+		return b.interp.ReviseReplicas(ctx, obj, replicas)
+	}
 	targets := map[string]bool{}
 	var failures, written []string
 	for _, t := range binding.Targets(v.Spec) {
@@ -148,8 +164,11 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		if err != nil || cluster.DeletionTimestamp != nil {
 			continue // the scheduler moves the binding off a cluster that is gone or leaving
 		}
-		manifest, err := render(tmpl, v.Spec, t)
+		manifest, err := render(tmpl, v.Spec, t, revise)
 		if err != nil {
+			if rerr := b.scripts.Report(ctx, k, tmpl.GroupVersionKind(), configv1alpha1.InterpreterOperationReviseReplica, err); rerr != nil {
+				klog.FromContext(ctx).Error(rerr, "Record a failing script", "binding", k)
+			}
 			return fmt.Errorf("render %s for cluster %s: %w", describe(tmpl), t.Name, err)
 		}
 		addPreservedLabels(manifest, v.Spec.GracefulEvictionTasks, t.Name)
@@ -168,6 +187,11 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		}
 		if changed {
 			written = append(written, t.Name)
+		}
+	}
+	if v.Spec.Replicas > 0 {
+		if err := b.scripts.Report(ctx, k, tmpl.GroupVersionKind(), configv1alpha1.InterpreterOperationReviseReplica, nil); err != nil {
+			return err
 		}
 	}
 	if len(written) > 0 {

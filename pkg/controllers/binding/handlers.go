@@ -11,7 +11,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
-	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/events"
 )
@@ -94,13 +93,7 @@ func (b *Controller) enqueueOwner(obj any) {
 }
 
 // OwnerOf returns the binding a Work was derived from.
-func OwnerOf(w *workv1alpha1.Work) (binding.Key, bool) {
-	if name := w.Annotations[workv1alpha2.ClusterResourceBindingAnnotationKey]; name != "" {
-		return binding.Key{Name: name}, true
-	}
-	ns, name := w.Annotations[workv1alpha2.ResourceBindingNamespaceAnnotationKey], w.Annotations[workv1alpha2.ResourceBindingNameAnnotationKey]
-	return binding.Key{Namespace: ns, Name: name}, ns != "" && name != ""
-}
+func OwnerOf(w *workv1alpha1.Work) (binding.Key, bool) { return binding.OwnerOf(w) }
 
 // setOverrideCondition records whether overrides failed for some cluster.
 func (b *Controller) setOverrideCondition(ctx context.Context, v *binding.View, failures []string) error {

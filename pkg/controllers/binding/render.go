@@ -12,7 +12,6 @@ import (
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
-	"github.com/mco-org/mco/pkg/workload"
 )
 
 // metadataNotToTravel is set by mco-apiserver for the template and means
@@ -22,15 +21,20 @@ var metadataNotToTravel = []string{
 	"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink", "generateName",
 }
 
+// reviser returns a member's copy of a template with its share of the
+// replicas (interpreter.Interpreter.ReviseReplicas).
+type reviser func(obj *unstructured.Unstructured, replicas int32) (*unstructured.Unstructured, error)
+
 // render returns the manifest of a template for one target cluster: the
 // template without what must not travel, with the cluster's replica share
 // and the marks that tie the member object back to its template. Overrides
 // are applied afterwards.
-func render(tmpl *unstructured.Unstructured, spec *workv1alpha2.ResourceBindingSpec, target workv1alpha2.TargetCluster) (*unstructured.Unstructured, error) {
+func render(tmpl *unstructured.Unstructured, spec *workv1alpha2.ResourceBindingSpec, target workv1alpha2.TargetCluster, revise reviser) (*unstructured.Unstructured, error) {
 	obj := tmpl.DeepCopy()
 	prune(obj)
 	if spec.Replicas > 0 {
-		if err := workload.ReviseReplicas(obj, target.Replicas); err != nil {
+		var err error
+		if obj, err = revise(obj, target.Replicas); err != nil {
 			return nil, err
 		}
 	}

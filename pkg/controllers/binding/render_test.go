@@ -1,6 +1,7 @@
 package binding
 
 import (
+	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,6 +11,7 @@ import (
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/interpreter"
 )
 
 const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
@@ -213,7 +215,7 @@ func TestRender(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			before := tc.tmpl.DeepCopy()
-			got, err := render(tc.tmpl, tc.spec, tc.target)
+			got, err := render(tc.tmpl, tc.spec, tc.target, defaultRevise)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
 			}
@@ -312,4 +314,9 @@ func TestDescribe(t *testing.T) {
 			}
 		})
 	}
+}
+
+// defaultRevise revises with mco's own rules.
+func defaultRevise(obj *unstructured.Unstructured, replicas int32) (*unstructured.Unstructured, error) {
+	return interpreter.Default().ReviseReplicas(context.Background(), obj, replicas)
 }

@@ -17,14 +17,15 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
 
+	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	bindingcontroller "github.com/mco-org/mco/pkg/controllers/binding"
 	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/template"
-	"github.com/mco-org/mco/pkg/workload"
 )
 
 // workSettle is how long Work changes are gathered before a binding's
@@ -37,6 +38,8 @@ type Controller struct {
 	templates *template.Resources
 	dynamic   dynamic.Interface
 	works     cache.SharedIndexInformer // indexed by binding.IndexWorks
+	interp    *interpreter.Interpreter
+	scripts   *shared.ScriptReporter
 	loop      *controller.Controller[binding.Key]
 	workers   int
 }
@@ -49,10 +52,18 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	if err := binding.IndexWorks(works.Informer()); err != nil {
 		return nil, err
 	}
-	s := &Controller{bindings: c.Bindings, templates: c.Templates, dynamic: c.Dynamic, works: works.Informer(), workers: c.Workers}
+	s := &Controller{bindings: c.Bindings, templates: c.Templates, dynamic: c.Dynamic, works: works.Informer(), workers: c.Workers,
+		interp: c.Interpreter, scripts: c.Scripts}
 	s.loop = controller.New("binding-status", s.sync)
 	s.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced)
-	s.loop.WaitFor(c.Templates.HasSynced)
+	s.loop.WaitFor(c.Templates.HasSynced, c.Customizations.HasSynced)
+	// Templates' statuses are summed again when their kind's
+	// customizations change.
+	c.Customizations.OnChange(func(gvk schema.GroupVersionKind) {
+		for _, k := range c.Bindings.OfKind(gvk) {
+			s.loop.Enqueue(k)
+		}
+	})
 	// A new or changed binding is followed by its Works: wait for them
 	// rather than write a status that only says "no work yet".
 	onBinding := cache.ResourceEventHandlerFuncs{
@@ -181,15 +192,26 @@ func (s *Controller) updateTemplate(ctx context.Context, v *binding.View) error 
 	if err != nil {
 		return err
 	}
-	status, ok, err := workload.AggregateStatus(cached, v.Status.AggregatedStatus, metav1.Now())
+	status, ok, err := s.interp.AggregateStatus(ctx, cached, v.Status.AggregatedStatus, metav1.Now())
+	if rerr := s.scripts.Report(ctx, v.Key, tk.GVK, configv1alpha1.InterpreterOperationAggregateStatus, err); rerr != nil && err == nil {
+		return rerr
+	}
 	if err != nil || !ok {
 		return err
 	}
-	if apiequality.Semantic.DeepEqual(cached.Object["status"], status) {
+	var want any // a script may leave the status out: then there is none
+	if status != nil {
+		want = status
+	}
+	if apiequality.Semantic.DeepEqual(cached.Object["status"], want) {
 		return nil
 	}
 	tmpl := cached.DeepCopy()
-	tmpl.Object["status"] = status
+	if want == nil {
+		delete(tmpl.Object, "status")
+	} else {
+		tmpl.Object["status"] = status
+	}
 	res, _ := s.templates.ByGVK(tk.GVK)
 	var client dynamic.ResourceInterface = s.dynamic.Resource(res.GVR)
 	if res.Namespaced {

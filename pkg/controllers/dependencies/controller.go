@@ -8,6 +8,7 @@ package dependencies
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -18,27 +19,33 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 
+	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/names"
 	"github.com/mco-org/mco/pkg/template"
-	"github.com/mco-org/mco/pkg/workload"
 )
 
 // Controller is the dependencies distributor.
 type Controller struct {
 	bindings  *binding.Store
 	templates *template.Resources
-	loop      *controller.Controller[binding.Key]
-	workers   int
+	interp    *interpreter.Interpreter
+	scripts   *shared.ScriptReporter
+	// wanted holds the kinds (schema.GroupVersionKind) customizations
+	// have named as dependencies.
+	wanted  sync.Map
+	loop    *controller.Controller[binding.Key]
+	workers int
 }
 
 // New builds the dependencies distributor.
 func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	rbs := c.MCOInformers.Work().V1alpha2().ResourceBindings().Informer()
-	d := &Controller{bindings: c.Bindings, templates: c.Templates, workers: c.Workers}
+	d := &Controller{bindings: c.Bindings, templates: c.Templates, workers: c.Workers, interp: c.Interpreter, scripts: c.Scripts}
 	d.loop = controller.New("dependencies", d.sync)
 	d.loop.WaitFor(rbs.HasSynced)
 	if _, err := rbs.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -60,19 +67,52 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	}
 	// A dependency created after its workload is picked up then.
 	d.loop.WaitFor(c.Templates.HasSynced)
+	// Customizations may name any kind, by name or by label: objects of a
+	// kind named so far are looked at when they come or their labels
+	// change.
 	if err := c.Templates.OnKind(func(r template.Resource, inf cache.SharedIndexInformer) error {
-		if r.GVK.Group != "" || !dependencyKinds[r.GVK.Kind] {
+		if !r.Namespaced {
 			return nil
 		}
-		_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: d.enqueueNamespace})
+		gvk := r.GVK
+		_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc: func(obj any) {
+				if d.dependencyKind(gvk) {
+					d.enqueueNamespace(obj)
+				}
+			},
+			UpdateFunc: func(oldObj, newObj any) {
+				o, _ := meta.Accessor(oldObj)
+				n, _ := meta.Accessor(newObj)
+				if o != nil && n != nil && !labels.Equals(o.GetLabels(), n.GetLabels()) && d.dependencyKind(gvk) {
+					d.enqueueNamespace(newObj)
+				}
+			},
+		})
 		return err
 	}); err != nil {
 		return nil, fmt.Errorf("dependencies controller: %w", err)
 	}
+	d.loop.WaitFor(c.Customizations.HasSynced)
+	c.Customizations.OnChange(func(gvk schema.GroupVersionKind) {
+		for _, k := range c.Bindings.OfKind(gvk) {
+			d.loop.Enqueue(k)
+		}
+	})
 	return func(ctx context.Context) error { return d.loop.Run(ctx, d.workers) }, nil
 }
 
 var dependencyKinds = map[string]bool{"ConfigMap": true, "Secret": true, "ServiceAccount": true, "PersistentVolumeClaim": true}
+
+// dependencyKind tells whether objects of a kind may be dependencies: the
+// kinds pod templates refer to, and those customizations have named.
+func (d *Controller) dependencyKind(gvk schema.GroupVersionKind) bool {
+	if gvk.Group == "" && dependencyKinds[gvk.Kind] {
+		return true
+	}
+	_, ok := d.wanted.Load(gvk)
+	return ok
+}
 
 func (d *Controller) enqueueIndependent(obj any) {
 	if rb, ok := obj.(*workv1alpha2.ResourceBinding); ok && (rb.Spec.PropagateDeps || rb.DeletionTimestamp != nil) {
@@ -110,7 +150,7 @@ func (d *Controller) sync(ctx context.Context, k binding.Key) error {
 		return err
 	}
 	if v != nil && v.Meta.DeletionTimestamp == nil && v.Spec.PropagateDeps && !attached(v.Spec) {
-		if want, err = d.dependenciesOf(v); err != nil {
+		if want, err = d.dependenciesOf(ctx, v); err != nil {
 			return err
 		}
 		for key, obj := range want {
@@ -124,7 +164,7 @@ func (d *Controller) sync(ctx context.Context, k binding.Key) error {
 
 // dependenciesOf returns the dependencies of a binding's template that
 // exist on mco, by the key of their binding.
-func (d *Controller) dependenciesOf(v *binding.View) (map[binding.Key]*unstructured.Unstructured, error) {
+func (d *Controller) dependenciesOf(ctx context.Context, v *binding.View) (map[binding.Key]*unstructured.Unstructured, error) {
 	r := v.Spec.Resource
 	gv, _ := schema.ParseGroupVersion(r.APIVersion)
 	tmpl, err := d.templates.Get(template.Key{GVK: gv.WithKind(r.Kind), Namespace: r.Namespace, Name: r.Name})
@@ -134,20 +174,68 @@ func (d *Controller) dependenciesOf(v *binding.View) (map[binding.Key]*unstructu
 	if err != nil {
 		return nil, err
 	}
-	deps, err := workload.Dependencies(tmpl)
+	refs, err := d.interp.Dependencies(ctx, tmpl)
+	if rerr := d.scripts.Report(ctx, v.Key, tmpl.GroupVersionKind(), configv1alpha1.InterpreterOperationInterpretDependency, err); rerr != nil && err == nil {
+		return nil, rerr
+	}
 	if err != nil {
 		return nil, err
 	}
 	out := map[binding.Key]*unstructured.Unstructured{}
-	for _, dep := range deps {
-		obj, err := d.templates.Get(template.Key{GVK: schema.GroupVersionKind{Version: "v1", Kind: dep.Kind}, Namespace: dep.Namespace, Name: dep.Name})
+	for _, ref := range refs {
+		objs, err := d.resolve(ref, tmpl.GetNamespace())
+		if err != nil {
+			return nil, err
+		}
+		for _, obj := range objs {
+			out[binding.Key{Namespace: obj.GetNamespace(), Name: names.Binding(obj.GetKind(), obj.GetName())}] = obj
+		}
+	}
+	return out, nil
+}
+
+// resolve returns the templates a dependency names, in the workload's
+// namespace: by name, or by label selector. A dependency in another
+// namespace, or of a kind that is not a template, is left out; one not
+// created yet is followed once it is.
+func (d *Controller) resolve(ref configv1alpha1.DependentObjectReference, namespace string) ([]*unstructured.Unstructured, error) {
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	if err != nil || (ref.Namespace != "" && ref.Namespace != namespace) {
+		return nil, nil
+	}
+	gvk := gv.WithKind(ref.Kind)
+	d.wanted.Store(gvk, true)
+	r, ok := d.templates.ByGVK(gvk)
+	if !ok || !r.Namespaced {
+		return nil, nil
+	}
+	if ref.Name != "" {
+		obj, err := d.templates.Get(template.Key{GVK: gvk, Namespace: namespace, Name: ref.Name})
 		if apierrors.IsNotFound(err) {
-			continue // followed once it is created
+			return nil, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		out[binding.Key{Namespace: dep.Namespace, Name: names.Binding(dep.Kind, dep.Name)}] = obj
+		return []*unstructured.Unstructured{obj}, nil
+	}
+	selector, err := metav1.LabelSelectorAsSelector(ref.LabelSelector)
+	if err != nil {
+		return nil, nil // a script's bad selector selects nothing
+	}
+	lister, ok := d.templates.Lister(r)
+	if !ok {
+		return nil, nil
+	}
+	objs, err := lister.ByNamespace(namespace).List(selector)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*unstructured.Unstructured, 0, len(objs))
+	for _, o := range objs {
+		if u, ok := o.(*unstructured.Unstructured); ok {
+			out = append(out, u)
+		}
 	}
 	return out, nil
 }

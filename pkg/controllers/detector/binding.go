@@ -1,8 +1,6 @@
 package detector
 
 import (
-	"fmt"
-
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -36,11 +34,7 @@ func policySpec(c placement.Candidate) *policyv1alpha1.PropagationSpec {
 // desiredSpec is the binding spec the detector owns, from the template and
 // the claiming policy. Fields written by others (clusters by the
 // scheduler, eviction tasks, requiredBy) are not set here.
-func desiredSpec(obj *unstructured.Unstructured, p *policyv1alpha1.PropagationSpec) (workv1alpha2.ResourceBindingSpec, error) {
-	w, err := workload.Interpret(obj)
-	if err != nil {
-		return workv1alpha2.ResourceBindingSpec{}, fmt.Errorf("read replicas: %w", err)
-	}
+func desiredSpec(obj *unstructured.Unstructured, w workload.Interpretation, p *policyv1alpha1.PropagationSpec) workv1alpha2.ResourceBindingSpec {
 	spec := workv1alpha2.ResourceBindingSpec{
 		Resource: workv1alpha2.ObjectReference{
 			APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(), Namespace: obj.GetNamespace(), Name: obj.GetName(),
@@ -48,6 +42,7 @@ func desiredSpec(obj *unstructured.Unstructured, p *policyv1alpha1.PropagationSp
 		},
 		Replicas:                    w.Replicas,
 		ReplicaRequirements:         w.Requirements,
+		Components:                  w.Components,
 		Placement:                   p.Placement.DeepCopy(),
 		PropagateDeps:               p.PropagateDeps,
 		SchedulerName:               p.SchedulerName,
@@ -58,7 +53,7 @@ func desiredSpec(obj *unstructured.Unstructured, p *policyv1alpha1.PropagationSp
 	if p.Suspension != nil {
 		spec.Suspension = &workv1alpha2.Suspension{Suspension: *p.Suspension.DeepCopy()}
 	}
-	return spec, nil
+	return spec
 }
 
 // mergeSpec copies the detector's fields of want into have and reports
@@ -68,6 +63,7 @@ func mergeSpec(have *workv1alpha2.ResourceBindingSpec, want workv1alpha2.Resourc
 	have.Resource = want.Resource
 	have.Replicas = want.Replicas
 	have.ReplicaRequirements = want.ReplicaRequirements
+	have.Components = want.Components
 	have.Placement = want.Placement
 	have.PropagateDeps = want.PropagateDeps
 	have.SchedulerName = want.SchedulerName

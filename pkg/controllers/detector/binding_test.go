@@ -15,6 +15,7 @@ import (
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/placement"
+	"github.com/mco-org/mco/pkg/workload"
 )
 
 var sameQuantity = cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })
@@ -125,13 +126,15 @@ func TestDesiredSpec(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := desiredSpec(tc.obj(), tc.policy)
+			obj := tc.obj()
+			w, err := workload.Interpret(obj)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
 			}
 			if tc.wantErr {
 				return
 			}
+			got := desiredSpec(obj, w, tc.policy)
 			if diff := cmp.Diff(tc.want, got, sameQuantity); diff != "" {
 				t.Errorf("spec differs (-want +got):\n%s", diff)
 			}
@@ -142,10 +145,12 @@ func TestDesiredSpec(t *testing.T) {
 func TestDesiredSpecDoesNotShareThePolicy(t *testing.T) {
 	t.Parallel()
 	p := fullSpec()
-	got, err := desiredSpec(webTemplate(), p)
+	obj := webTemplate()
+	w, err := workload.Interpret(obj)
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := desiredSpec(obj, w, p)
 	p.Placement.ClusterAffinity.ClusterNames[0] = "changed"
 	p.Failover.Application.DecisionConditions.TolerationSeconds = ptr.To[int32](1)
 	*p.Suspension.Dispatching = false
@@ -186,13 +191,14 @@ func TestPolicySpec(t *testing.T) {
 func TestMergeSpec(t *testing.T) {
 	t.Parallel()
 	desired := func() workv1alpha2.ResourceBindingSpec {
-		s, err := desiredSpec(webTemplate(), &policyv1alpha1.PropagationSpec{
-			Placement: policyv1alpha1.Placement{ClusterAffinity: &policyv1alpha1.ClusterAffinity{ClusterNames: []string{"m1"}}},
-		})
+		obj := webTemplate()
+		w, err := workload.Interpret(obj)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return s
+		return desiredSpec(obj, w, &policyv1alpha1.PropagationSpec{
+			Placement: policyv1alpha1.Placement{ClusterAffinity: &policyv1alpha1.ClusterAffinity{ClusterNames: []string{"m1"}}},
+		})
 	}
 	scheduled := []workv1alpha2.TargetCluster{{Name: "m1", Replicas: 3}}
 	with := func(edit func(*workv1alpha2.ResourceBindingSpec)) workv1alpha2.ResourceBindingSpec {

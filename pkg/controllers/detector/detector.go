@@ -15,21 +15,25 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/events"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	policylisters "github.com/mco-org/mco/pkg/generated/listers/policy/v1alpha1"
+	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/join"
 	"github.com/mco-org/mco/pkg/placement"
 	"github.com/mco-org/mco/pkg/template"
+	"github.com/mco-org/mco/pkg/workload"
 )
 
 // Detector is the detector controller.
@@ -43,6 +47,8 @@ type Detector struct {
 	loop      *controller.Controller[template.Key]
 	policies  *controller.Controller[policyKey]
 	recorder  record.EventRecorder
+	interp    *interpreter.Interpreter
+	scripts   *shared.ScriptReporter
 	workers   int
 }
 
@@ -53,13 +59,16 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	d := &Detector{
 		mco: c.MCO, dynamic: c.Dynamic, templates: c.Templates,
 		pp: pp.Lister(), cpp: cpp.Lister(), bindings: c.Bindings, workers: c.Workers, recorder: c.NewRecorder(),
+		interp: c.Interpreter, scripts: c.Scripts,
 	}
 	d.loop = controller.New("detector", d.sync)
 	d.policies = controller.New("detector-policy", d.syncPolicy)
 	d.loop.WaitFor(pp.Informer().HasSynced, cpp.Informer().HasSynced)
 	d.policies.WaitFor(pp.Informer().HasSynced, cpp.Informer().HasSynced)
-	d.loop.WaitFor(c.Templates.HasSynced)
+	d.loop.WaitFor(c.Templates.HasSynced, c.Customizations.HasSynced)
 	d.policies.WaitFor(c.Templates.HasSynced)
+	// A kind's replicas are read again when its customizations change.
+	c.Customizations.OnChange(d.enqueueKind)
 	if err := c.Templates.OnKind(func(r template.Resource, inf cache.SharedIndexInformer) error {
 		if _, err := inf.AddEventHandler(d.templateHandler()); err != nil {
 			return fmt.Errorf("watch %s: %w", r.GVR, err)
@@ -163,10 +172,11 @@ func (d *Detector) updateTemplate(ctx context.Context, obj *unstructured.Unstruc
 
 // ensureBinding creates or updates the template's binding.
 func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstructured, chosen placement.Candidate, c claim) error {
-	want, err := desiredSpec(obj, policySpec(chosen))
+	w, err := d.interpret(ctx, obj)
 	if err != nil {
 		return fmt.Errorf("%s %s/%s: %w", obj.GetKind(), obj.GetNamespace(), obj.GetName(), err)
 	}
+	want := desiredSpec(obj, w, policySpec(chosen))
 	// Point at the template's last change that matters: mco's own status
 	// writes on the template are no reason to touch the binding.
 	want.Resource.ResourceVersion = d.templates.StatusWrites.Effective(obj.GetUID(), obj.GetResourceVersion())
@@ -267,6 +277,39 @@ func (d *Detector) templateHandler() cache.ResourceEventHandler {
 		},
 		DeleteFunc: d.enqueueTemplate,
 	}
+}
+
+// enqueueKind queues every template of a kind.
+func (d *Detector) enqueueKind(gvk schema.GroupVersionKind) {
+	r, ok := d.templates.ByGVK(gvk)
+	if !ok {
+		return
+	}
+	lister, ok := d.templates.Lister(r)
+	if !ok {
+		return
+	}
+	objs, _ := lister.List(labels.Everything())
+	for _, obj := range objs {
+		d.enqueueTemplate(obj)
+	}
+}
+
+// interpret reads a template's replicas, reporting a failing script on the
+// template (its binding may not exist yet) and on its binding.
+func (d *Detector) interpret(ctx context.Context, obj *unstructured.Unstructured) (workload.Interpretation, error) {
+	op := configv1alpha1.InterpreterOperationInterpretReplica
+	if d.interp.Customizations().Defines(obj.GroupVersionKind(), configv1alpha1.InterpreterOperationInterpretComponent) {
+		op = configv1alpha1.InterpreterOperationInterpretComponent
+	}
+	w, err := d.interp.Interpret(ctx, obj)
+	if se := interpreter.AsScriptError(err); se != nil {
+		d.recorder.Event(obj, corev1.EventTypeWarning, shared.ScriptFailedReason(op), se.Error())
+	}
+	if rerr := d.scripts.Report(ctx, bindingKey(obj), obj.GroupVersionKind(), op, err); rerr != nil && err == nil {
+		return w, rerr
+	}
+	return w, err
 }
 
 func (d *Detector) enqueueTemplate(obj any) {

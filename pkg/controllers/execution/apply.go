@@ -14,8 +14,8 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/member"
-	"github.com/mco-org/mco/pkg/workload"
 )
 
 // FieldManager is the server-side apply field manager mco applies with.
@@ -79,6 +79,8 @@ type applied struct {
 	gvr     schema.GroupVersionResource
 	// object is the member's object as the apply left it.
 	object *unstructured.Unstructured
+	// retained is true when the member's fields were kept (Retain ran).
+	retained bool
 }
 
 // applyManifest server-side applies one manifest in the member; it returns
@@ -86,8 +88,8 @@ type applied struct {
 // not to take it over. What the drift watch knows spares requests: a
 // namespace seen before is not looked up again, and an object mco applied
 // and saw since is not read before the apply, unless the member owns some
-// of its fields (workload.Retain).
-func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, w *workv1alpha1.Work, manifest *unstructured.Unstructured) (applied, error) {
+// of its fields (see interpreter.Interpreter.Retain).
+func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, interp *interpreter.Interpreter, w *workv1alpha1.Work, manifest *unstructured.Unstructured) (applied, error) {
 	t, err := resourceFor(c, manifest)
 	if err != nil {
 		return applied{}, err
@@ -100,7 +102,7 @@ func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, w *wor
 		d.setNamespace(c.Cluster, ns, true)
 	}
 	created := false
-	retains := workload.Retains(manifest)
+	retains := interp.Retains(manifest)
 	var existing *unstructured.Unstructured
 	if retains || !d.known(c.Cluster, t.gvr, ns, manifest.GetName()) {
 		// Served from the member's watch cache, not etcd: it may lag by
@@ -124,9 +126,10 @@ func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, w *wor
 		// The member owns some fields of the kind (a Pod's node, a
 		// Deployment's replicas under its autoscaler): they are applied as
 		// the member has them.
-		if err := workload.Retain(obj, existing); err != nil {
-			return applied{}, err
+		if obj, err = interp.Retain(ctx, obj, existing); err != nil {
+			return applied{}, fmt.Errorf("retain the fields of %s %s that cluster %s owns: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
 		}
+		clearServerFields(obj)
 	}
 	out, err := t.client.Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
 	if err != nil {
@@ -135,7 +138,20 @@ func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, w *wor
 		}
 		return applied{}, fmt.Errorf("apply %s %s to cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
 	}
-	return applied{created: created, gvr: t.gvr, object: out}, nil
+	return applied{created: created, gvr: t.gvr, object: out, retained: retains && existing != nil && !created}, nil
+}
+
+// serverFields are what a member's server sets on an object; a retention
+// script may hand them back from the member's object, and an apply must
+// not carry them.
+var serverFields = []string{"managedFields", "resourceVersion", "uid", "creationTimestamp", "generation", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds"}
+
+func clearServerFields(obj *unstructured.Unstructured) {
+	if meta, ok := obj.Object["metadata"].(map[string]any); ok {
+		for _, f := range serverFields {
+			delete(meta, f)
+		}
+	}
 }
 
 // stamp marks an object with the Work it comes from.

@@ -20,7 +20,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
+	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/controllers/workstatus"
@@ -28,6 +30,7 @@ import (
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/member"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/names"
@@ -49,6 +52,8 @@ type Controller struct {
 	members   *member.Manager
 	metrics   *metrics.ControllerManager
 	recorders *events.Sharded
+	interp    *interpreter.Interpreter
+	scripts   *shared.ScriptReporter
 	synced    []cache.InformerSynced
 	workers   int
 
@@ -65,7 +70,8 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
 	e := &Controller{
 		mco: c.MCO, works: works.Lister(), clusters: clusters.Lister(), members: c.Members, metrics: c.Metrics, recorders: events.NewSharded(events.Shards, c.NewRecorder),
-		synced:  []cache.InformerSynced{works.Informer().HasSynced, clusters.Informer().HasSynced},
+		interp: c.Interpreter, scripts: c.Scripts,
+		synced:  []cache.InformerSynced{works.Informer().HasSynced, clusters.Informer().HasSynced, c.Customizations.HasSynced},
 		workers: 2, queues: map[string]*controller.Controller[string]{},
 	}
 	e.drift = newDriftWatch(e.enqueueKey)
@@ -166,7 +172,12 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 	}
 	statuses := make([]workv1alpha1.ManifestStatus, 0, len(manifests))
 	for i, m := range manifests {
-		res, err := applyManifest(ctx, clients, e.drift, w, m)
+		res, err := applyManifest(ctx, clients, e.drift, e.interp, w, m)
+		if owner, ok := binding.OwnerOf(w); ok && interpreter.AsScriptError(err) != nil {
+			if rerr := e.scripts.Report(ctx, owner, m.GroupVersionKind(), configv1alpha1.InterpreterOperationRetain, err); rerr != nil {
+				klog.FromContext(ctx).Error(rerr, "Record a failing script", "work", w.Namespace+"/"+w.Name)
+			}
+		}
 		var conflict *errConflict
 		if errors.As(err, &conflict) {
 			return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonConflict, conflict.msg)
@@ -178,12 +189,17 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 		}
 		e.drift.record(cluster, res.gvr, res.object)
 		e.drift.watch(clients, res.gvr)
-		gvk := m.GroupVersionKind()
-		st, err := workstatus.ManifestStatus(res.object, workv1alpha1.ResourceIdentifier{Ordinal: i, Group: gvk.Group, Version: gvk.Version,
-			Kind: gvk.Kind, Resource: res.gvr.Resource, Namespace: m.GetNamespace(), Name: m.GetName()})
-		if err != nil {
-			return err
+		if owner, ok := binding.OwnerOf(w); ok && res.retained {
+			if err := e.scripts.Report(ctx, owner, m.GroupVersionKind(), configv1alpha1.InterpreterOperationRetain, nil); err != nil {
+				return err
+			}
 		}
+		gvk := m.GroupVersionKind()
+		// Failures to read status or health are for the work status
+		// controller to report; here the status is recorded as far as it
+		// goes.
+		st, _ := workstatus.ManifestStatus(ctx, e.interp, res.object, workv1alpha1.ResourceIdentifier{Ordinal: i, Group: gvk.Group, Version: gvk.Version,
+			Kind: gvk.Kind, Resource: res.gvr.Resource, Namespace: m.GetNamespace(), Name: m.GetName()})
 		statuses = append(statuses, st)
 	}
 	// The member's answer to the apply carries its status: record it in the

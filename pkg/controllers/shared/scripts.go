@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/retry"
 
@@ -43,21 +44,24 @@ func ScriptFailedReason(op configv1alpha1.InterpreterOperation) string {
 type ScriptReporter struct {
 	bindings *binding.Store
 	recorder record.EventRecorder
+	interp   *interpreter.Interpreter
 
 	mu      sync.Mutex
 	failing map[binding.Key]map[configv1alpha1.InterpreterOperation]string
 }
 
-// NewScriptReporter returns a reporter writing through bindings.
-func NewScriptReporter(bindings *binding.Store, recorder record.EventRecorder) *ScriptReporter {
-	return &ScriptReporter{bindings: bindings, recorder: recorder, failing: map[binding.Key]map[configv1alpha1.InterpreterOperation]string{}}
+// NewScriptReporter returns a reporter writing through bindings, for the
+// scripts of interp.
+func NewScriptReporter(bindings *binding.Store, recorder record.EventRecorder, interp *interpreter.Interpreter) *ScriptReporter {
+	return &ScriptReporter{bindings: bindings, recorder: recorder, interp: interp,
+		failing: map[binding.Key]map[configv1alpha1.InterpreterOperation]string{}}
 }
 
-// Report records the outcome of operation op for binding k: err is what
-// the interpreter returned (nil on success). Errors other than a script's
-// are not reported here. It returns an error only when writing the
-// condition fails.
-func (r *ScriptReporter) Report(ctx context.Context, k binding.Key, op configv1alpha1.InterpreterOperation, err error) error {
+// Report records the outcome of operation op for binding k, whose
+// template is of kind gvk: err is what the interpreter returned (nil on
+// success). Errors other than a script's are not reported here. It
+// returns an error only when writing the condition fails.
+func (r *ScriptReporter) Report(ctx context.Context, k binding.Key, gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation, err error) error {
 	se := interpreter.AsScriptError(err)
 	if err != nil && se == nil {
 		return nil
@@ -65,6 +69,12 @@ func (r *ScriptReporter) Report(ctx context.Context, k binding.Key, op configv1a
 	r.mu.Lock()
 	ops := r.failing[k]
 	prev, wasFailing := ops[op]
+	if se == nil && !wasFailing && !r.interp.Customizations().Defines(gvk, op) {
+		// mco's own rule answered, and no failure of this process is
+		// to clear: nothing to look at.
+		r.mu.Unlock()
+		return nil
+	}
 	switch {
 	case se != nil:
 		if ops == nil {

@@ -6,6 +6,7 @@ package workstatus
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -19,10 +20,12 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/member"
 	"github.com/mco-org/mco/pkg/names"
 )
@@ -34,6 +37,8 @@ type Controller struct {
 	mco     mcoclient.Interface
 	works   worklisters.WorkLister
 	members *member.Manager
+	interp  *interpreter.Interpreter
+	scripts *shared.ScriptReporter
 	loop    *controller.Controller[workKey]
 	workers int
 
@@ -45,9 +50,17 @@ type Controller struct {
 func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	works := c.MCOInformers.Work().V1alpha1().Works()
 	s := &Controller{mco: c.MCO, works: works.Lister(), members: c.Members, workers: c.Workers,
-		watched: map[string]map[schema.GroupVersionResource]bool{}}
+		interp: c.Interpreter, scripts: c.Scripts, watched: map[string]map[schema.GroupVersionResource]bool{}}
 	s.loop = controller.New("work-status", s.sync)
-	s.loop.WaitFor(works.Informer().HasSynced)
+	s.loop.WaitFor(works.Informer().HasSynced, c.Customizations.HasSynced)
+	// Statuses and health are read again when a kind's customizations
+	// change.
+	c.Customizations.OnChange(func(schema.GroupVersionKind) {
+		all, _ := works.Lister().List(labels.Everything())
+		for _, w := range all {
+			s.loop.Enqueue(workKey{w.Namespace, w.Name})
+		}
+	})
 	enqueue := func(obj any) {
 		if w, ok := obj.(*workv1alpha1.Work); ok {
 			s.loop.Enqueue(workKey{w.Namespace, w.Name})
@@ -82,7 +95,7 @@ func (s *Controller) memberChanged(cluster string) {
 }
 
 // sync collects the status of one Work's manifests.
-func (s *Controller) sync(ctx context.Context, k workKey) error {
+func (s *Controller) sync(ctx context.Context, k workKey) (retErr error) {
 	cached, err := s.works.Works(k.Namespace).Get(k.Name)
 	if apierrors.IsNotFound(err) {
 		return nil
@@ -112,9 +125,18 @@ func (s *Controller) sync(ctx context.Context, k workKey) error {
 		if err != nil {
 			return err
 		}
-		st, err := ManifestStatus(obj, id)
-		if err != nil {
+		st, failed := ManifestStatus(ctx, s.interp, obj, id)
+		if err := failed.Status; err != nil && interpreter.AsScriptError(err) == nil {
 			return err
+		}
+		if owner, ok := binding.OwnerOf(w); ok {
+			if err := failed.Report(ctx, s.scripts, owner, manifest.GroupVersionKind()); err != nil {
+				return err
+			}
+		}
+		if err := errors.Join(failed.Status, failed.Health); err != nil {
+			// Written as far as it goes, and tried again later.
+			defer func() { retErr = errors.Join(retErr, err) }()
 		}
 		statuses = append(statuses, st)
 	}

@@ -1,30 +1,50 @@
 package workstatus
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
-	"github.com/mco-org/mco/pkg/workload"
+	"github.com/mco-org/mco/pkg/binding"
+	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/interpreter"
 )
 
-// ManifestStatus describes one member object (nil: not there).
-func ManifestStatus(obj *unstructured.Unstructured, id workv1alpha1.ResourceIdentifier) (workv1alpha1.ManifestStatus, error) {
+// Failures are the interpreter's failures on one member object: its
+// status, and its health.
+type Failures struct {
+	Status, Health error
+}
+
+// Report records them on binding k (scripts' failures only; see
+// shared.ScriptReporter), and their recovery.
+func (f Failures) Report(ctx context.Context, r *shared.ScriptReporter, k binding.Key, gvk schema.GroupVersionKind) error {
+	return errors.Join(
+		r.Report(ctx, k, gvk, configv1alpha1.InterpreterOperationInterpretStatus, f.Status),
+		r.Report(ctx, k, gvk, configv1alpha1.InterpreterOperationInterpretHealth, f.Health))
+}
+
+// ManifestStatus describes one member object (nil: not there): its
+// reflected status and health. What cannot be read stays out (status) or
+// Unknown (health), and is among the failures.
+func ManifestStatus(ctx context.Context, interp *interpreter.Interpreter, obj *unstructured.Unstructured, id workv1alpha1.ResourceIdentifier) (workv1alpha1.ManifestStatus, Failures) {
 	st := workv1alpha1.ManifestStatus{Identifier: id, Health: workv1alpha1.ResourceUnknown}
 	if obj == nil {
-		return st, nil
+		return st, Failures{}
 	}
-	raw, err := workload.ReflectStatus(obj)
-	if err != nil {
-		return st, err
-	}
-	st.Status = raw
-	st.Health = workv1alpha1.ResourceHealth(workload.Health(obj))
-	return st, nil
+	var f Failures
+	st.Status, f.Status = interp.ReflectStatus(ctx, obj)
+	health, err := interp.Health(ctx, obj)
+	st.Health, f.Health = workv1alpha1.ResourceHealth(health), err
+	return st, f
 }
 
 // AvailableCondition is True when every manifest is healthy in the member.

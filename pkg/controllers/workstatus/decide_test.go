@@ -1,7 +1,9 @@
 package workstatus
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -9,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/interpreter"
 )
 
 var webID = workv1alpha1.ResourceIdentifier{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments", Namespace: "shop", Name: "web"}
@@ -67,8 +70,8 @@ func TestManifestStatus(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := ManifestStatus(tc.obj, webID)
-			if (err != nil) != tc.wantErr {
+			got, failed := ManifestStatus(context.Background(), interpreter.Default(), tc.obj, webID)
+			if err := errors.Join(failed.Status, failed.Health); (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
 			}
 			if got.Identifier != webID {
