@@ -75,6 +75,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		configv1alpha1.CustomizationRules{}.OpenAPIModelName():                       schema_pkg_apis_config_v1alpha1_CustomizationRules(ref),
 		configv1alpha1.CustomizationTarget{}.OpenAPIModelName():                      schema_pkg_apis_config_v1alpha1_CustomizationTarget(ref),
 		configv1alpha1.DependencyInterpretation{}.OpenAPIModelName():                 schema_pkg_apis_config_v1alpha1_DependencyInterpretation(ref),
+		configv1alpha1.DependentObjectReference{}.OpenAPIModelName():                 schema_pkg_apis_config_v1alpha1_DependentObjectReference(ref),
 		configv1alpha1.HealthInterpretation{}.OpenAPIModelName():                     schema_pkg_apis_config_v1alpha1_HealthInterpretation(ref),
 		configv1alpha1.LocalValueRetention{}.OpenAPIModelName():                      schema_pkg_apis_config_v1alpha1_LocalValueRetention(ref),
 		configv1alpha1.ReplicaResourceRequirement{}.OpenAPIModelName():               schema_pkg_apis_config_v1alpha1_ReplicaResourceRequirement(ref),
@@ -82,6 +83,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		configv1alpha1.ResourceInterpreterCustomization{}.OpenAPIModelName():         schema_pkg_apis_config_v1alpha1_ResourceInterpreterCustomization(ref),
 		configv1alpha1.ResourceInterpreterCustomizationList{}.OpenAPIModelName():     schema_pkg_apis_config_v1alpha1_ResourceInterpreterCustomizationList(ref),
 		configv1alpha1.ResourceInterpreterCustomizationSpec{}.OpenAPIModelName():     schema_pkg_apis_config_v1alpha1_ResourceInterpreterCustomizationSpec(ref),
+		configv1alpha1.Rule{}.OpenAPIModelName():                                     schema_pkg_apis_config_v1alpha1_Rule(ref),
 		configv1alpha1.StatusAggregation{}.OpenAPIModelName():                        schema_pkg_apis_config_v1alpha1_StatusAggregation(ref),
 		configv1alpha1.StatusReflection{}.OpenAPIModelName():                         schema_pkg_apis_config_v1alpha1_StatusReflection(ref),
 		policyv1alpha1.ApplicationFailoverBehavior{}.OpenAPIModelName():              schema_pkg_apis_policy_v1alpha1_ApplicationFailoverBehavior(ref),
@@ -1590,6 +1592,58 @@ func schema_pkg_apis_config_v1alpha1_DependencyInterpretation(ref common.Referen
 	}
 }
 
+func schema_pkg_apis_config_v1alpha1_DependentObjectReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DependentObjectReference names an object a resource template depends on: by name, or by label selector within a namespace.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion of the referent.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind of the referent.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"namespace": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Namespace of the referent; empty for a cluster-scoped one.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the referent. When set, LabelSelector is ignored.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"labelSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LabelSelector picks referents by label when Name is empty.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"apiVersion", "kind"},
+			},
+		},
+		Dependencies: []string{
+			metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_config_v1alpha1_HealthInterpretation(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -1796,6 +1850,58 @@ func schema_pkg_apis_config_v1alpha1_ResourceInterpreterCustomizationSpec(ref co
 		},
 		Dependencies: []string{
 			configv1alpha1.CustomizationRules{}.OpenAPIModelName(), configv1alpha1.CustomizationTarget{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_config_v1alpha1_Rule(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Rule is one operation's script in a CustomizationRules.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"Operation": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"Field": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Field is the rule's field name in CustomizationRules.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"Function": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Function is the Lua function the script must define.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"Set": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Set tells whether the rule is given; Script is then its Lua source.",
+							Default:     false,
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"Script": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+				},
+				Required: []string{"Operation", "Field", "Function", "Set", "Script"},
+			},
+		},
 	}
 }
 

@@ -42,6 +42,11 @@ func (in DependencyInterpretation) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in DependentObjectReference) OpenAPIModelName() string {
+	return "io.karmada.config.v1alpha1.DependentObjectReference"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in HealthInterpretation) OpenAPIModelName() string {
 	return "io.karmada.config.v1alpha1.HealthInterpretation"
 }
@@ -74,6 +79,11 @@ func (in ResourceInterpreterCustomizationList) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ResourceInterpreterCustomizationSpec) OpenAPIModelName() string {
 	return "io.karmada.config.v1alpha1.ResourceInterpreterCustomizationSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in Rule) OpenAPIModelName() string {
+	return "io.karmada.config.v1alpha1.Rule"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
