@@ -86,4 +86,3 @@ func changedKinds(prev, next *Set) []schema.GroupVersionKind {
 	}
 	return out
 }
-
