@@ -2,6 +2,7 @@ package shared
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -136,7 +137,7 @@ func (r *ScriptReporter) write(ctx context.Context, k binding.Key, c metav1.Cond
 			return err
 		}
 		old := meta.FindStatusCondition(v.Status.Conditions, ConditionInterpreted)
-		if len(onlyReplacing) > 0 && (old == nil || old.Status == metav1.ConditionTrue || !contains(onlyReplacing, old.Reason)) {
+		if len(onlyReplacing) > 0 && (old == nil || old.Status == metav1.ConditionTrue || !slices.Contains(onlyReplacing, old.Reason)) {
 			return nil
 		}
 		c.ObservedGeneration = v.Meta.Generation
@@ -155,13 +156,4 @@ func (r *ScriptReporter) write(ctx context.Context, k binding.Key, c metav1.Cond
 		}
 	}
 	return err
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
