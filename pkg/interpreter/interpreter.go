@@ -54,23 +54,34 @@ func (i *Interpreter) script(obj *unstructured.Unstructured, op configv1alpha1.I
 // then a replicaResource one, then mco's rules.
 func (i *Interpreter) Interpret(ctx context.Context, obj *unstructured.Unstructured) (workload.Interpretation, error) {
 	if sc := i.script(obj, configv1alpha1.InterpreterOperationInterpretComponent); sc != nil {
-		components, err := runGetComponents(ctx, i.vm, sc, obj)
-		if err != nil {
-			return workload.Interpretation{}, err
-		}
-		return workload.Interpretation{Components: components}, nil
+		return i.components(ctx, sc, obj)
 	}
 	if sc := i.script(obj, configv1alpha1.InterpreterOperationInterpretReplica); sc != nil {
-		replicas, req, err := runGetReplicas(ctx, i.vm, sc, obj)
-		if err != nil {
-			return workload.Interpretation{}, err
-		}
-		if req != nil && req.Namespace == "" {
-			req.Namespace = obj.GetNamespace()
-		}
-		return workload.Interpretation{Replicated: true, Replicas: replicas, Requirements: req}, nil
+		return i.replicas(ctx, sc, obj)
 	}
 	return workload.Interpret(obj)
+}
+
+// components runs a componentResource script.
+func (i *Interpreter) components(ctx context.Context, sc *script, obj *unstructured.Unstructured) (workload.Interpretation, error) {
+	components, err := runGetComponents(ctx, i.vm, sc, obj)
+	if err != nil {
+		return workload.Interpretation{}, err
+	}
+	return workload.Interpretation{Components: components}, nil
+}
+
+// replicas runs a replicaResource script; requirements without a
+// namespace get the template's.
+func (i *Interpreter) replicas(ctx context.Context, sc *script, obj *unstructured.Unstructured) (workload.Interpretation, error) {
+	replicas, req, err := runGetReplicas(ctx, i.vm, sc, obj)
+	if err != nil {
+		return workload.Interpretation{}, err
+	}
+	if req != nil && req.Namespace == "" {
+		req.Namespace = obj.GetNamespace()
+	}
+	return workload.Interpretation{Replicated: true, Replicas: replicas, Requirements: req}, nil
 }
 
 // ReviseReplicas returns a member's copy of obj with its share of the

@@ -4,6 +4,7 @@
 package root
 
 import (
+	"errors"
 	"context"
 	"fmt"
 	"strings"
@@ -12,7 +13,9 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/mco-org/mco/pkg/kubectlmco/clients"
+	"github.com/mco-org/mco/pkg/kubectlmco/cmderr"
 	"github.com/mco-org/mco/pkg/kubectlmco/get"
+	"github.com/mco-org/mco/pkg/kubectlmco/interpret"
 	"github.com/mco-org/mco/pkg/kubectlmco/join"
 	"github.com/mco-org/mco/pkg/kubectlmco/preview"
 	"github.com/mco-org/mco/pkg/kubectlmco/unjoin"
@@ -49,6 +52,7 @@ kubectl's own flags and kubeconfig (--kubeconfig, --context, -n, ...).`,
 		unjoin.NewCommand(f, streams),
 		get.NewCommand(f, streams),
 		preview.NewCommand(f, streams),
+		interpret.NewCommand(streams),
 	)
 	return cmd
 }
@@ -59,7 +63,9 @@ func Run(ctx context.Context, args []string, streams genericiooptions.IOStreams)
 	cmd := NewCommand(streams)
 	cmd.SetArgs(args)
 	if err := cmd.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(streams.ErrOut, Message(err))
+		if !errors.Is(err, cmderr.Reported) {
+			fmt.Fprintln(streams.ErrOut, Message(err))
+		}
 		return 1
 	}
 	return 0
