@@ -4,8 +4,8 @@
 package root
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
