@@ -90,11 +90,15 @@ test-differential: build member-bins
 test-differential-long: build member-bins
 	MCO_DIFFERENTIAL_MUTATIONS=2000 go test -count=1 -timeout 60m ./test/differential/ $(ARGS)
 
-.PHONY: bench bench-propagation
+.PHONY: bench bench-propagation bench-interpreter
 
 ## bench: scheduler benchmarks (whole scheduling of one binding at 100/1000/5000 clusters, division, filters)
 bench:
 	go test -run '^$$' -bench . -benchmem -benchtime 20x ./pkg/scheduler/...
+
+## bench-interpreter: 100 custom-resource workloads propagated without and with a ResourceInterpreterCustomization: wall time and CPU (BENCH_ARGS: -count N); script calls: go test -bench . ./pkg/interpreter/
+bench-interpreter:
+	hack/bench-interpreter.sh $(BENCH_ARGS)
 
 ## bench-crds: mco-apiserver's RSS before and after 50 CRDs (BENCH_ARGS: another count); not part of test
 bench-crds:
