@@ -41,7 +41,7 @@ import (
 const examples = "artifacts/examples/interpreter/"
 
 var (
-	webapps        = schema.GroupVersionResource{Group: "example.mco-org.github.io", Version: "v1", Resource: "webapps"}
+	webapps        = schema.GroupVersionResource{Group: "demo.example.com", Version: "v1", Resource: "webapps"}
 	crds           = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 	customizations = schema.GroupVersionResource{Group: "config.karmada.io", Version: "v1alpha1", Resource: "resourceinterpretercustomizations"}
 	cpps           = schema.GroupVersionResource{Group: "policy.karmada.io", Version: "v1alpha1", Resource: "clusterpropagationpolicies"}
@@ -180,7 +180,7 @@ func (b *bench) setUp(ctx context.Context) error {
 		"apiVersion": "policy.karmada.io/v1alpha1", "kind": "ClusterPropagationPolicy",
 		"metadata": map[string]any{"name": "webapp-crd"},
 		"spec": map[string]any{
-			"resourceSelectors": []any{map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "name": "webapps.example.mco-org.github.io"}},
+			"resourceSelectors": []any{map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "name": "webapps.demo.example.com"}},
 			"placement":         map[string]any{"clusterAffinity": map[string]any{"clusterNames": b.memberNames()}},
 		},
 	}}
@@ -258,7 +258,7 @@ func (b *bench) measure(ctx context.Context, ns string, count int, want int64) (
 		"apiVersion": "policy.karmada.io/v1alpha1", "kind": "PropagationPolicy",
 		"metadata": map[string]any{"name": "webapps", "namespace": ns},
 		"spec": map[string]any{
-			"resourceSelectors": []any{map[string]any{"apiVersion": "example.mco-org.github.io/v1", "kind": "WebApp"}},
+			"resourceSelectors": []any{map[string]any{"apiVersion": "demo.example.com/v1", "kind": "WebApp"}},
 			"placement": map[string]any{
 				"clusterAffinity": map[string]any{"clusterNames": b.memberNames()},
 				"replicaScheduling": map[string]any{"replicaSchedulingType": "Divided", "replicaDivisionPreference": "Weighted",
@@ -275,7 +275,7 @@ func (b *bench) measure(ctx context.Context, ns string, count int, want int64) (
 	logf("%s: creating %d WebApps", ns, count)
 	for i := 0; i < count; i++ {
 		w := &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "example.mco-org.github.io/v1", "kind": "WebApp",
+			"apiVersion": "demo.example.com/v1", "kind": "WebApp",
 			"metadata": map[string]any{"name": fmt.Sprintf("web-%04d", i), "namespace": ns},
 			"spec": map[string]any{"replicas": int64(3), "image": "nginx:1.27",
 				"resources": map[string]any{"cpu": "100m", "memory": "64Mi"}},

@@ -31,7 +31,7 @@ func webApp(tb testing.TB) (*interpreter.Interpreter, *unstructured.Unstructured
 		tb.Fatal(errs)
 	}
 	obj := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "example.mco-org.github.io/v1", "kind": "WebApp",
+		"apiVersion": "demo.example.com/v1", "kind": "WebApp",
 		"metadata": map[string]any{"name": "web", "namespace": "shop", "labels": map[string]any{"app": "web"}},
 		"spec": map[string]any{"replicas": int64(4), "image": "nginx:1.27", "configRef": "web-config",
 			"resources": map[string]any{"cpu": "100m", "memory": "64Mi"}},

@@ -28,8 +28,8 @@ import (
 const examples = "../../artifacts/examples/interpreter/"
 
 var (
-	webapps   = schema.GroupVersionResource{Group: "example.mco-org.github.io", Version: "v1", Resource: "webapps"}
-	batchruns = schema.GroupVersionResource{Group: "example.mco-org.github.io", Version: "v1", Resource: "batchruns"}
+	webapps   = schema.GroupVersionResource{Group: "demo.example.com", Version: "v1", Resource: "webapps"}
+	batchruns = schema.GroupVersionResource{Group: "demo.example.com", Version: "v1", Resource: "batchruns"}
 )
 
 // readExample returns one of the example files.
@@ -55,13 +55,13 @@ kind: ClusterPropagationPolicy
 metadata: {name: example-crds}
 spec:
   resourceSelectors:
-  - {apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: webapps.example.mco-org.github.io}
-  - {apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: batchruns.example.mco-org.github.io}
+  - {apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: webapps.demo.example.com}
+  - {apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: batchruns.demo.example.com}
   placement: {clusterAffinity: {clusterNames: [member1, member2]}}
 `}, "---\n"), "apply", "-f", "-")
 	crds := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 	waitInMembers(t, []string{"member1", "member2"}, []memberObject{
-		{crds, "", "webapps.example.mco-org.github.io"}, {crds, "", "batchruns.example.mco-org.github.io"},
+		{crds, "", "webapps.demo.example.com"}, {crds, "", "batchruns.demo.example.com"},
 	}, true)
 }
 
@@ -74,7 +74,7 @@ kind: ConfigMap
 metadata: {name: %[2]s-config, namespace: %[1]s}
 data: {greeting: hello}
 ---
-apiVersion: example.mco-org.github.io/v1
+apiVersion: demo.example.com/v1
 kind: WebApp
 metadata: {name: %[2]s, namespace: %[1]s}
 spec:
@@ -87,7 +87,7 @@ apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata: {name: %[2]s, namespace: %[1]s}
 spec:
-  resourceSelectors: [{apiVersion: example.mco-org.github.io/v1, kind: WebApp, name: %[2]s}]
+  resourceSelectors: [{apiVersion: demo.example.com/v1, kind: WebApp, name: %[2]s}]
   propagateDeps: true
 %[4]s  placement:
     clusterAffinity: {clusterNames: [member1, member2]}
@@ -160,7 +160,7 @@ func TestResourceInterpreter(t *testing.T) {
 	installExampleKinds(t)
 	ns := namespace(t, "e2e-interpreter")
 	applyUntilMapped(t, webAppYAML(ns, "web", 4, "")+`---
-apiVersion: example.mco-org.github.io/v1
+apiVersion: demo.example.com/v1
 kind: BatchRun
 metadata: {name: nightly, namespace: `+ns+`}
 spec: {parallelism: 2, command: report}
@@ -169,7 +169,7 @@ apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata: {name: nightly, namespace: `+ns+`}
 spec:
-  resourceSelectors: [{apiVersion: example.mco-org.github.io/v1, kind: BatchRun, name: nightly}]
+  resourceSelectors: [{apiVersion: demo.example.com/v1, kind: BatchRun, name: nightly}]
   placement: {clusterAffinity: {clusterNames: [member1, member2]}}
 `)
 	ctx := context.Background()

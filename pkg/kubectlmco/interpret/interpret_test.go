@@ -36,7 +36,7 @@ func TestExecute(t *testing.T) {
 		args: []string{"--operation", "retain", "--desired-file", "testdata/desired.yaml", "--observed-file", "testdata/observed.yaml"},
 		want: `---
 # [1/1] retained:
-apiVersion: example.mco-org.github.io/v1
+apiVersion: demo.example.com/v1
 kind: WebApp
 metadata:
     name: web
@@ -68,7 +68,7 @@ resourceRequest:
 		args: []string{"--operation", "reviseReplica", "--desired-file", "testdata/desired.yaml", "--desired-replica", "2"},
 		want: `---
 # [1/1] revised:
-apiVersion: example.mco-org.github.io/v1
+apiVersion: demo.example.com/v1
 kind: WebApp
 metadata:
     name: web
@@ -99,7 +99,7 @@ spec:
 		args:  []string{"--operation", "aggregateStatus", "--desired-file", "testdata/desired.yaml", "--status-file", "-"},
 		want: `---
 # [1/1] aggregatedStatus:
-apiVersion: example.mco-org.github.io/v1
+apiVersion: demo.example.com/v1
 kind: WebApp
 metadata:
     name: web
@@ -143,7 +143,7 @@ func TestExecuteErrors(t *testing.T) {
 		{"not customized", []string{"-f", webapp, "--operation", "interpretComponent", "--desired-file", "testdata/desired.yaml"},
 			"Execute InterpretComponent error: rule is not enabled"},
 		{"not a customization", []string{"-f", "testdata/desired.yaml", "--operation", "retain"},
-			"not a ResourceInterpreterCustomization, got example.mco-org.github.io/v1, Kind=WebApp"},
+			"not a ResourceInterpreterCustomization, got demo.example.com/v1, Kind=WebApp"},
 		{"missing file", []string{"-f", webapp, "--operation", "retain", "--desired-file", "testdata/nothing.yaml", "--observed-file", "testdata/observed.yaml"},
 			"fail to get desired object"},
 		{"bad status item", []string{"-f", webapp, "--operation", "aggregateStatus", "--desired-file", "testdata/desired.yaml", "--status-file", "testdata/desired.yaml"},
@@ -162,7 +162,7 @@ func TestCheck(t *testing.T) {
 	out, errOut, code := interpret("", "-f", webapp, "--check")
 	want := `-----------------------------------
 SOURCE: webapp
-TARGET: example.mco-org.github.io/v1 WebApp
+TARGET: demo.example.com/v1 WebApp
 RULERS:
     Retain:               PASS
     InterpretReplica:     PASS
