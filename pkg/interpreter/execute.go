@@ -119,8 +119,7 @@ func (i *Interpreter) Execute(ctx context.Context, op configv1alpha1.Interpreter
 		deps, err := i.Dependencies(ctx, obj)
 		return one("dependencies", deps, err)
 	}
-	_, err = ParseOperation(string(op))
-	return nil, err
+	return nil, fmt.Errorf("operation %q is not supported", op)
 }
 
 // customized refuses an operation no customization gives for obj's kind.

@@ -3,6 +3,7 @@ package interpret_test
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ func interpret(stdin string, args ...string) (stdout, stderr string, code int) {
 }
 
 func TestExecute(t *testing.T) {
-	status, err := readFile("testdata/status.yaml")
+	status, err := os.ReadFile("testdata/status.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ spec:
 		want: "---\n# [1/1] dependencies:\n- apiVersion: v1\n  kind: ConfigMap\n  name: web-config\n  namespace: shop\n",
 	}, {
 		name:  "aggregate status items from stdin",
-		stdin: status,
+		stdin: string(status),
 		args:  []string{"--operation", "aggregateStatus", "--desired-file", "testdata/desired.yaml", "--status-file", "-"},
 		want: `---
 # [1/1] aggregatedStatus:

@@ -1,6 +1,7 @@
 package interpret
 
 import (
+	"bytes"
 	"encoding/json"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -13,9 +14,33 @@ func toYAML(v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
 	var generic any
-	if err := json.Unmarshal(data, &generic); err != nil {
+	if err := dec.Decode(&generic); err != nil {
 		return nil, err
 	}
-	return yaml.Marshal(generic)
+	return yaml.Marshal(numbers(generic))
+}
+
+// numbers turns the json.Numbers of a decoded value into int64 where they
+// are whole (a float64 would round large integers) and float64 otherwise.
+func numbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, _ := t.Float64()
+		return f
+	case map[string]any:
+		for k, e := range t {
+			t[k] = numbers(e)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = numbers(e)
+		}
+	}
+	return v
 }

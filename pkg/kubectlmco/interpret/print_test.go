@@ -1,0 +1,22 @@
+package interpret
+
+import "testing"
+
+func TestToYAML(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"whole number", int32(3), "3\n"},
+		{"beyond float64's integers", map[string]any{"big": int64(9007199254740993)}, "big: 9007199254740993\n"},
+		{"fraction", map[string]any{"ratio": 0.5}, "ratio: 0.5\n"},
+		{"nil", nil, "null\n"},
+		{"nested list", map[string]any{"a": []any{map[string]any{"b": 1}}}, "a:\n    - b: 1\n"},
+	} {
+		got, err := toYAML(tc.in)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%s: toYAML = %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+}
