@@ -4,7 +4,8 @@
 // over the three, first without a customization (each member gets the
 // whole object) and then with the example one (each gets its share of 1,
 // through GetReplicas and ReviseReplica, and its status through
-// ReflectStatus, AggregateStatus and InterpretHealth). For each run it
+// ReflectStatus, AggregateStatus and InterpretHealth; the first run's
+// WebApps are divided anew in between). For each run it
 // prints the wall time until every member has every WebApp as expected and
 // the CPU mco's components used. `make bench-interpreter` runs it.
 package main
@@ -62,6 +63,7 @@ type options struct {
 	dir, binDir string
 	count       int
 	timeout     time.Duration
+	keep        bool
 }
 
 func run(ctx context.Context, args []string) error {
@@ -71,6 +73,7 @@ func run(ctx context.Context, args []string) error {
 	fs.StringVar(&o.binDir, "bin-dir", "_output/bin", "mco and member binaries")
 	fs.IntVar(&o.count, "count", 100, "WebApps per run")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long in all")
+	fs.BoolVar(&o.keep, "keep", false, "leave everything running at the end, to look around (stop it with local-down's -dir)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -100,7 +103,13 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("bring up: %w (logs in %s)", err, filepath.Join(dir, "logs"))
 	}
-	defer env.Down()
+	defer func() {
+		if o.keep {
+			logf("left running: KUBECONFIG=%s; stop with: go run ./hack/localup -dir %s down", env.MCO.Kubeconfig, dir)
+			return
+		}
+		env.Down()
+	}()
 
 	b, err := newBench(env)
 	if err != nil {
@@ -113,9 +122,17 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("without a customization: %w", err)
 	}
+	// The customization applies to every WebApp: those of the first run
+	// are divided anew before the second run starts.
+	start := time.Now()
 	if err := b.create(ctx, customizations, "", examples+"webapp-customization.yaml"); err != nil {
 		return err
 	}
+	if err := b.waitMembers(ctx, "bench-plain", o.count, 1); err != nil {
+		return fmt.Errorf("the first run's WebApps under the customization: %w", err)
+	}
+	redivided := time.Since(start)
+	time.Sleep(3 * time.Second)
 	custom, err := b.measure(ctx, "bench-custom", o.count, 1)
 	if err != nil {
 		return fmt.Errorf("with the customization: %w", err)
@@ -123,6 +140,7 @@ func run(ctx context.Context, args []string) error {
 	fmt.Printf("%d WebApps (3 replicas) propagated to 3 bare members:\n", o.count)
 	plain.print("without a customization (each member gets the whole object)")
 	custom.print("with webapp-customization.yaml (each member gets 1 replica)")
+	fmt.Printf("  the first run's %d WebApps divided anew once the customization was created: after %s\n", o.count, redivided.Round(time.Millisecond))
 	return nil
 }
 
@@ -232,7 +250,15 @@ type figures struct {
 	count int
 	wall  time.Duration
 	cpu   map[string]time.Duration
+	// rest is mco's CPU per second over restFor after the run.
+	rest float64
+	// writes lists mco-apiserver's writes per workload; totalWrites sums them.
+	writes      string
+	totalWrites float64
 }
+
+// restFor is how long CPU at rest is measured after a run.
+const restFor = 10 * time.Second
 
 func (f figures) print(what string) {
 	fmt.Printf("  %s:\n    all in every member after %s (%.1f ms per WebApp)\n", what, f.wall.Round(time.Millisecond), float64(f.wall.Milliseconds())/float64(f.count))
@@ -242,6 +268,13 @@ func (f figures) print(what string) {
 		fmt.Printf("    %-24s CPU %6.2f s, %6.1f ms per WebApp\n", name, f.cpu[name].Seconds(), float64(f.cpu[name].Microseconds())/1000/float64(f.count))
 	}
 	fmt.Printf("    %-24s CPU %6.2f s, %6.1f ms per WebApp\n", "mco in all", total.Seconds(), float64(total.Microseconds())/1000/float64(f.count))
+	fmt.Printf("    mco-apiserver writes per WebApp: %.2f (%s)\n", f.totalWrites, f.writes)
+	fmt.Printf("    mco at rest afterwards: %.3f cores\n", f.rest)
+}
+
+// mcoCPU sums the CPU of mco's components in a sample.
+func mcoCPU(s map[string]time.Duration) time.Duration {
+	return s["mco-apiserver"] + s["mco-controller-manager"] + s["mco-scheduler"]
 }
 
 // measure creates count WebApps in ns under a Divided policy and waits
@@ -271,6 +304,10 @@ func (b *bench) measure(ctx context.Context, ns string, count int, want int64) (
 	}
 	time.Sleep(3 * time.Second)
 	before := b.env.CPU()
+	writesBefore, err := scrape(ctx, b.kube)
+	if err != nil {
+		return figures{}, err
+	}
 	start := time.Now()
 	logf("%s: creating %d WebApps", ns, count)
 	for i := 0; i < count; i++ {
@@ -284,6 +321,31 @@ func (b *bench) measure(ctx context.Context, ns string, count int, want int64) (
 			return figures{}, err
 		}
 	}
+	if err := b.waitMembers(ctx, ns, count, want); err != nil {
+		return figures{}, err
+	}
+	wall := time.Since(start)
+	// The status path settles after the members have their copies.
+	time.Sleep(3 * time.Second)
+	after := b.env.CPU()
+	writesAfter, err := scrape(ctx, b.kube)
+	if err != nil {
+		return figures{}, err
+	}
+	f := figures{count: count, wall: wall, cpu: map[string]time.Duration{}}
+	f.writes, f.totalWrites = perWorkload(writesBefore, writesAfter, count)
+	for name, d := range after {
+		f.cpu[name] = d - before[name]
+	}
+	time.Sleep(restFor)
+	f.rest = (mcoCPU(b.env.CPU()) - mcoCPU(after)).Seconds() / restFor.Seconds()
+	logf("%s: done in %s", ns, wall.Round(time.Millisecond))
+	return f, nil
+}
+
+// waitMembers waits until every member has count WebApps in ns with
+// spec.replicas want.
+func (b *bench) waitMembers(ctx context.Context, ns string, count int, want int64) error {
 	var missing int
 	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 5*time.Minute, true, func(ctx context.Context) (bool, error) {
 		missing = 0
@@ -304,16 +366,7 @@ func (b *bench) measure(ctx context.Context, ns string, count int, want int64) (
 		return missing == 0, nil
 	})
 	if err != nil {
-		return figures{}, fmt.Errorf("%d member copies missing or not at %d replicas: %w", missing, want, err)
+		return fmt.Errorf("%d member copies in %s missing or not at %d replicas: %w", missing, ns, want, err)
 	}
-	wall := time.Since(start)
-	// The status path settles after the members have their copies.
-	time.Sleep(3 * time.Second)
-	after := b.env.CPU()
-	f := figures{count: count, wall: wall, cpu: map[string]time.Duration{}}
-	for name, d := range after {
-		f.cpu[name] = d - before[name]
-	}
-	logf("%s: done in %s", ns, wall.Round(time.Millisecond))
-	return f, nil
+	return nil
 }
