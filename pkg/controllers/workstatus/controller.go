@@ -53,12 +53,14 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		interp: c.Interpreter, scripts: c.Scripts, watched: map[string]map[schema.GroupVersionResource]bool{}}
 	s.loop = controller.New("work-status", s.sync)
 	s.loop.WaitFor(works.Informer().HasSynced, c.Customizations.HasSynced)
-	// Statuses and health are read again when a kind's customizations
-	// change.
-	c.Customizations.OnChange(func(schema.GroupVersionKind) {
+	// Statuses and health of a kind are read again when its
+	// customizations change.
+	c.Customizations.OnChange(func(gvk schema.GroupVersionKind) {
 		all, _ := works.Lister().List(labels.Everything())
 		for _, w := range all {
-			s.loop.Enqueue(workKey{w.Namespace, w.Name})
+			if carries(w, gvk) {
+				s.loop.Enqueue(workKey{w.Namespace, w.Name})
+			}
 		}
 	})
 	enqueue := func(obj any) {
