@@ -81,6 +81,36 @@ func NewVM(opts ...Option) *VM {
 // it returns. decode runs before the Lua state is reused; it must not keep
 // the values.
 func (vm *VM) Call(ctx context.Context, script *Script, fn string, nret int, decode func([]lua.LValue) error, args ...any) error {
+	return vm.run(ctx, script, fn, func(l *lua.LState, f *lua.LFunction) error {
+		in := make([]lua.LValue, len(args))
+		for i, a := range args {
+			var err error
+			if in[i], err = ToLua(l, a); err != nil {
+				return fmt.Errorf("pass argument %d to %s: %w", i+1, fn, err)
+			}
+		}
+		if err := l.CallByParam(lua.P{Fn: f, NRet: nret, Protect: true}, in...); err != nil {
+			return fmt.Errorf("call %s: %w", fn, err)
+		}
+		rets := make([]lua.LValue, nret)
+		for i := range rets {
+			rets[i] = l.Get(i - nret)
+		}
+		l.Pop(nret)
+		return decode(rets)
+	})
+}
+
+// Defines tells whether running script defines the global function fn.
+// The chunk runs in the sandbox, under the time and memory limits.
+func (vm *VM) Defines(ctx context.Context, script *Script, fn string) error {
+	return vm.run(ctx, script, fn, func(*lua.LState, *lua.LFunction) error { return nil })
+}
+
+// run loads script in a pooled state under the time and memory limits
+// and hands use the function fn it defines. A state is reused only when
+// use succeeds: a script cut short may leave it in any shape.
+func (vm *VM) run(ctx context.Context, script *Script, fn string, use func(*lua.LState, *lua.LFunction) error) error {
 	l, err := vm.get()
 	if err != nil {
 		return err
@@ -96,43 +126,10 @@ func (vm *VM) Call(ctx context.Context, script *Script, fn string, nret int, dec
 	defer l.RemoveContext()
 
 	f, err := load(l, script, fn)
+	if err == nil {
+		err = use(l, f)
+	}
 	if err != nil {
-		return vm.explain(ctx, watch, err)
-	}
-	in := make([]lua.LValue, len(args))
-	for i, a := range args {
-		if in[i], err = ToLua(l, a); err != nil {
-			return fmt.Errorf("pass argument %d to %s: %w", i+1, fn, err)
-		}
-	}
-	if err := l.CallByParam(lua.P{Fn: f, NRet: nret, Protect: true}, in...); err != nil {
-		return vm.explain(ctx, watch, fmt.Errorf("call %s: %w", fn, err))
-	}
-	rets := make([]lua.LValue, nret)
-	for i := range rets {
-		rets[i] = l.Get(i - nret)
-	}
-	l.Pop(nret)
-	healthy = true
-	return decode(rets)
-}
-
-// Defines tells whether running script defines the global function fn.
-// The chunk runs in the sandbox, under the time and memory limits.
-func (vm *VM) Defines(ctx context.Context, script *Script, fn string) error {
-	l, err := vm.get()
-	if err != nil {
-		return err
-	}
-	healthy := false
-	defer func() { vm.put(l, healthy) }()
-	ctx, cancel := context.WithTimeoutCause(ctx, vm.timeout, ErrTimeout)
-	defer cancel()
-	watch := watchAllocations(vm.memoryLimit, func() { cancel() })
-	defer watch.stop()
-	l.SetContext(ctx)
-	defer l.RemoveContext()
-	if _, err := load(l, script, fn); err != nil {
 		return vm.explain(ctx, watch, err)
 	}
 	healthy = true
