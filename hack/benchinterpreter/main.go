@@ -31,7 +31,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
@@ -172,7 +171,7 @@ func newBench(env *localcluster.Env) (*bench, error) {
 			return nil, err
 		}
 		mcfg.QPS, mcfg.Burst = 100, 200
-		b.members[m.Spec.Name] = dynamic.NewForConfigOrDie(rest.CopyConfig(mcfg))
+		b.members[m.Spec.Name] = dynamic.NewForConfigOrDie(mcfg)
 	}
 	return b, nil
 }

@@ -91,14 +91,7 @@ spec:
   propagateDeps: true
 %[4]s  placement:
     clusterAffinity: {clusterNames: [member1, member2]}
-    replicaScheduling:
-      replicaSchedulingType: Divided
-      replicaDivisionPreference: Weighted
-      weightPreference:
-        staticWeightList:
-        - {targetCluster: {clusterNames: [member1]}, weight: 1}
-        - {targetCluster: {clusterNames: [member2]}, weight: 1}
-`, ns, name, replicas, extra)
+%[5]s`, ns, name, replicas, extra, splitEvenly)
 }
 
 // memberInt reads an integer field of a member's copy (-1 when absent).
