@@ -3,10 +3,12 @@ package etcd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
@@ -21,14 +23,36 @@ type Embedded struct {
 // startTimeout bounds how long etcd may take to become ready.
 const startTimeout = 60 * time.Second
 
+// portAttempts bounds how often Start picks new ports when another process
+// took a chosen one between the pick and etcd's bind.
+const portAttempts = 5
+
 // Start runs an etcd member with its data under dir and waits until it
-// serves. It never uses the well-known ports 2379/2380.
+// serves. It never uses the well-known ports 2379/2380. A port taken by
+// another process in the moment between choosing and binding it is not a
+// failure: Start chooses again.
 func Start(ctx context.Context, dir string) (*Embedded, error) {
-	clientPort, err := freePort()
+	var err error
+	for attempt := 1; attempt <= portAttempts; attempt++ {
+		var e *Embedded
+		e, err = start(ctx, dir)
+		if err == nil {
+			return e, nil
+		}
+		if !errors.Is(err, syscall.EADDRINUSE) {
+			return nil, err
+		}
+	}
+	return nil, err
+}
+
+// start is one attempt of Start on freshly chosen ports.
+func start(ctx context.Context, dir string) (*Embedded, error) {
+	clientPort, err := pickPort()
 	if err != nil {
 		return nil, err
 	}
-	peerPort, err := freePort()
+	peerPort, err := pickPort()
 	if err != nil {
 		return nil, err
 	}
@@ -79,6 +103,9 @@ func (e *Embedded) Err() <-chan error { return e.etcd.Err() }
 
 // Stop shuts the member down and waits for it.
 func (e *Embedded) Stop() { e.etcd.Close() }
+
+// pickPort chooses the ports Start binds; tests replace it.
+var pickPort = freePort
 
 // freePort asks the kernel for a free loopback TCP port.
 func freePort() (int, error) {

@@ -90,6 +90,13 @@ func StartAggregatedAPIServer(ctx context.Context, binDir, dataDir, logDir, host
 // startAPIServer starts mco-apiserver, waits until it has written
 // startedFile, then until /readyz answers 200 to the client of newClient.
 func startAPIServer(ctx context.Context, binDir, dataDir, logDir string, extraArgs []string, startedFile string, newClient func() (*http.Client, error)) (*Component, error) {
+	return retryOnPortClash(func() (*Component, error) {
+		return startAPIServerOnce(ctx, binDir, dataDir, logDir, extraArgs, startedFile, newClient)
+	})
+}
+
+// startAPIServerOnce is one attempt of startAPIServer on a fresh port.
+func startAPIServerOnce(ctx context.Context, binDir, dataDir, logDir string, extraArgs []string, startedFile string, newClient func() (*http.Client, error)) (*Component, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -113,7 +120,7 @@ func startAPIServer(ctx context.Context, binDir, dataDir, logDir string, extraAr
 			break
 		}
 		if time.Now().After(deadline) || !p.Running() {
-			return c, fmt.Errorf("mco-apiserver did not start; see %s", p.Log)
+			return c, portClash(fmt.Errorf("mco-apiserver did not start; see %s", p.Log), p)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -123,7 +130,7 @@ func startAPIServer(ctx context.Context, binDir, dataDir, logDir string, extraAr
 	}
 	client.Timeout = 5 * time.Second
 	if err := waitHTTP(ctx, client, APIServerURL(port)+"/readyz", readyTimeout, p); err != nil {
-		return c, fmt.Errorf("mco-apiserver: %w", err)
+		return c, portClash(fmt.Errorf("mco-apiserver: %w", err), p)
 	}
 	return c, nil
 }
@@ -145,6 +152,14 @@ func StartControllerManager(ctx context.Context, binDir, kubeconfig, logDir stri
 // startClientComponent starts a component that is a client of mco-apiserver
 // and serves /readyz over plain HTTP on --bind-address.
 func startClientComponent(ctx context.Context, name, binDir, kubeconfig, logDir string, extraArgs []string) (*Component, error) {
+	return retryOnPortClash(func() (*Component, error) {
+		return startClientComponentOnce(ctx, name, binDir, kubeconfig, logDir, extraArgs)
+	})
+}
+
+// startClientComponentOnce is one attempt of startClientComponent on a
+// fresh port.
+func startClientComponentOnce(ctx context.Context, name, binDir, kubeconfig, logDir string, extraArgs []string) (*Component, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -159,7 +174,7 @@ func startClientComponent(ctx context.Context, name, binDir, kubeconfig, logDir 
 	}
 	c := &Component{Process: p, Port: port}
 	if err := waitHTTP(ctx, http.DefaultClient, HealthURL(port)+"/readyz", readyTimeout, p); err != nil {
-		return c, fmt.Errorf("%s: %w", name, err)
+		return c, portClash(fmt.Errorf("%s: %w", name, err), p)
 	}
 	return c, nil
 }

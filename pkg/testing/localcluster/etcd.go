@@ -10,6 +10,19 @@ import (
 
 // startEtcd runs the etcd all members share, on free loopback ports.
 func startEtcd(ctx context.Context, binDir, dataDir, logDir string) (*Process, string, error) {
+	type started struct {
+		p   *Process
+		url string
+	}
+	s, err := retryOnPortClash(func() (started, error) {
+		p, url, err := startEtcdOnce(ctx, binDir, dataDir, logDir)
+		return started{p, url}, err
+	})
+	return s.p, s.url, err
+}
+
+// startEtcdOnce is one attempt of startEtcd on fresh ports.
+func startEtcdOnce(ctx context.Context, binDir, dataDir, logDir string) (*Process, string, error) {
 	client, err := freePort()
 	if err != nil {
 		return nil, "", err
@@ -28,7 +41,7 @@ func startEtcd(ctx context.Context, binDir, dataDir, logDir string) (*Process, s
 	}
 	if err := waitHTTP(ctx, http.DefaultClient, clientURL+"/health", 60*time.Second, p); err != nil {
 		p.Stop(5 * time.Second)
-		return nil, "", fmt.Errorf("etcd: %w", err)
+		return nil, "", portClash(fmt.Errorf("etcd: %w", err), p)
 	}
 	return p, clientURL, nil
 }

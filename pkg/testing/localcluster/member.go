@@ -66,6 +66,11 @@ const kcmControllers = "*,-node-ipam-controller,-persistentvolume-binder-control
 // ready. Nodes are created by the caller once kwok runs. A bare member runs
 // its apiserver only.
 func startMember(ctx context.Context, env *Env, spec MemberSpec, bare bool) (*Member, error) {
+	return retryOnPortClash(func() (*Member, error) { return startMemberOnce(ctx, env, spec, bare) })
+}
+
+// startMemberOnce is one attempt of startMember on a fresh port.
+func startMemberOnce(ctx context.Context, env *Env, spec MemberSpec, bare bool) (*Member, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -103,7 +108,7 @@ func startMember(ctx context.Context, env *Env, spec MemberSpec, bare bool) (*Me
 	}
 	if err := waitHTTPS(ctx, m.URL()+"/readyz", env.PKI.Files, 90*time.Second, m.APIServer); err != nil {
 		m.APIServer.Stop(5 * time.Second)
-		return nil, fmt.Errorf("member %s: %w", spec.Name, err)
+		return nil, portClash(fmt.Errorf("member %s: %w", spec.Name, err), m.APIServer)
 	}
 	if bare {
 		return m, nil

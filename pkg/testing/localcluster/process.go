@@ -22,6 +22,10 @@ type Process struct {
 	PID  int      `json:"pid"`
 	Args []string `json:"args"`
 	Log  string   `json:"log"`
+
+	// logStart is the log's length when the process started: the log is
+	// appended to by every start of the same name.
+	logStart int64
 }
 
 // startProcess runs bin with args in a process group of its own, with its
@@ -36,6 +40,10 @@ func startProcess(name, bin string, args []string, logDir string) (*Process, err
 		return nil, fmt.Errorf("open log of %s: %w", name, err)
 	}
 	defer logFile.Close()
+	var logStart int64
+	if info, err := logFile.Stat(); err == nil {
+		logStart = info.Size()
+	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -45,7 +53,7 @@ func startProcess(name, bin string, args []string, logDir string) (*Process, err
 	// Reap the child when it exits so that it does not linger as a zombie
 	// while this process lives on.
 	go func() { _ = cmd.Wait() }()
-	return &Process{Name: name, PID: cmd.Process.Pid, Args: append([]string{bin}, args...), Log: logPath}, nil
+	return &Process{Name: name, PID: cmd.Process.Pid, Args: append([]string{bin}, args...), Log: logPath, logStart: logStart}, nil
 }
 
 // Running reports whether the process is alive (and not a zombie).

@@ -1,0 +1,53 @@
+package localcluster
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestPortClash(t *testing.T) {
+	const old = "listen tcp 127.0.0.1:1: bind: address already in use\n"
+	tests := []struct {
+		name       string
+		sinceStart string
+		want       bool
+	}{
+		{"clash after start", "bind: address already in use\n", true},
+		{"clash only in an earlier start", "other failure\n", false},
+		{"nothing logged", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "p.log")
+			if err := os.WriteFile(log, []byte(old+tt.sinceStart), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := &Process{Log: log, logStart: int64(len(old))}
+			err := portClash(errors.New("did not start"), p)
+			if got := errors.Is(err, errPortClash); got != tt.want {
+				t.Errorf("portClash marked %v, want %v (err %v)", got, tt.want, err)
+			}
+		})
+	}
+}
+
+func TestRetryOnPortClash(t *testing.T) {
+	calls := 0
+	v, err := retryOnPortClash(func() (int, error) {
+		calls++
+		if calls < 3 {
+			return 0, errPortClash
+		}
+		return calls, nil
+	})
+	if err != nil || v != 3 {
+		t.Errorf("got %d, %v after %d calls; want 3, nil", v, err, calls)
+	}
+	calls = 0
+	_, err = retryOnPortClash(func() (int, error) { calls++; return 0, errPortClash })
+	if !errors.Is(err, errPortClash) || calls != portAttempts {
+		t.Errorf("always clashing: %d calls, err %v; want %d calls", calls, err, portAttempts)
+	}
+}
