@@ -85,6 +85,11 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		rule("policy.karmada.io", []string{"overridepolicies", "clusteroverridepolicies"}, read),
 		rule("policy.karmada.io", []string{"clustertaintpolicies"}, readWrite),
 		rule("config.karmada.io", []string{"resourceinterpretercustomizations"}, read),
+		rule("rollout.mco-org.github.io", []string{"rolloutpolicies", "clusterrolloutpolicies"}, read),
+		rule("rollout.mco-org.github.io", []string{"rollouts"}, readWrite),
+		rule("rollout.mco-org.github.io", []string{"rolloutpolicies/status", "clusterrolloutpolicies/status", "rollouts/status"}, updateOnly),
+		// Each rollout's revisions.
+		rule("apps", []string{"controllerrevisions"}, readWrite),
 		rule("", []string{"namespaces"}, readWrite),
 		// Member credentials (and the record of the default taint policy);
 		// Secrets and ConfigMaps are templates too, so read everywhere.

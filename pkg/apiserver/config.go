@@ -18,12 +18,19 @@ import (
 	"github.com/mco-org/mco/pkg/builtin"
 	"github.com/mco-org/mco/pkg/registry/karmada"
 	"github.com/mco-org/mco/pkg/registry/resource"
+	"github.com/mco-org/mco/pkg/registry/rollout"
 )
 
 // Resources returns every resource mco-apiserver serves; opts change how
 // the Karmada kinds are validated.
 func Resources(opts ...karmada.Option) []*resource.Spec {
-	return append(builtin.Resources(), karmada.Resources(opts...)...)
+	return append(builtin.Resources(), OwnResources(opts...)...)
+}
+
+// OwnResources are the resources of the groups mco-apiserver serves
+// itself, also in aggregated mode: Karmada's groups and mco's own.
+func OwnResources(opts ...karmada.Option) []*resource.Spec {
+	return append(karmada.Resources(opts...), rollout.Resources()...)
 }
 
 // ExtraConfig holds what mco-apiserver needs beyond the generic server.

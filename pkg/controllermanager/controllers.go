@@ -15,6 +15,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/gracefuleviction"
 	"github.com/mco-org/mco/pkg/controllers/hpareplicas"
 	"github.com/mco-org/mco/pkg/controllers/namespacesync"
+	"github.com/mco-org/mco/pkg/controllers/rollout"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
 	"github.com/mco-org/mco/pkg/controllers/workstatus"
@@ -32,6 +33,7 @@ var controllers = map[string]shared.InitFunc{
 	"execution":        execution.New,
 	"gracefulEviction": gracefuleviction.New,
 	"namespace":        namespacesync.New,
+	"rollout":          rollout.New,
 	"taintPolicy":      taintpolicy.New,
 	"workStatus":       workstatus.New,
 	// Unlike Karmada, which ships these two off, mco runs them by default:

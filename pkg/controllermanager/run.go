@@ -9,6 +9,7 @@ import (
 
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	apiextensionsinformers "k8s.io/apiextensions-apiserver/pkg/client/informers/externalversions"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -16,6 +17,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
@@ -50,6 +52,9 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 	kubeInf := kubeinformers.NewSharedInformerFactory(kube, resync)
 	// Member credentials live in karmada-cluster, where join writes them.
 	secretInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithNamespace(join.Namespace))
+	revisionInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithTweakListOptions(func(o *metav1.ListOptions) {
+		o.LabelSelector = rolloutv1alpha1.RolloutLabel
+	}))
 	templates, err := template.Discover(ctx, kube.Discovery(), dyn, resync)
 	if err != nil {
 		return nil, err
@@ -70,7 +75,7 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 	}
 	c := &shared.Context{
 		Config: cfg, MCO: mco, Kube: kube, Dynamic: dyn,
-		MCOInformers: mcoInf, KubeInformers: secretInf, Templates: templates, CRDInformers: extInf,
+		MCOInformers: mcoInf, KubeInformers: secretInf, Revisions: revisionInf, Templates: templates, CRDInformers: extInf,
 		Bindings:                     bindings,
 		Members:                      member.NewManager(ctx, clusters.Lister(), secrets.Lister(), o.client.QPS, o.client.Burst),
 		Metrics:                      m,
@@ -112,12 +117,14 @@ func runControllers(ctx context.Context, cfg *rest.Config, o *options, names []s
 	c.MCOInformers.Start(ctx.Done())
 	c.KubeInformers.Start(ctx.Done())
 	c.Namespaces.Start(ctx.Done())
+	c.Revisions.Start(ctx.Done())
 	c.Templates.Start(ctx)
 	c.CRDInformers.Start(ctx.Done())
 	start := time.Now()
 	c.MCOInformers.WaitForCacheSync(ctx.Done())
 	c.KubeInformers.WaitForCacheSync(ctx.Done())
 	c.Namespaces.WaitForCacheSync(ctx.Done())
+	c.Revisions.WaitForCacheSync(ctx.Done())
 	c.Templates.WaitForCacheSync(ctx)
 	c.CRDInformers.WaitForCacheSync(ctx.Done())
 	ready.Store(true)

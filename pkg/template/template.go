@@ -54,7 +54,8 @@ var notTemplates = map[schema.GroupResource]bool{
 // its verbs: a subresource, mco's own API, or the control plane's
 // bookkeeping.
 func Excluded(gr schema.GroupResource) bool {
-	return strings.Contains(gr.Resource, "/") || strings.HasSuffix(gr.Group, "karmada.io") || notTemplates[gr]
+	return strings.Contains(gr.Resource, "/") || strings.HasSuffix(gr.Group, "karmada.io") ||
+		strings.HasSuffix(gr.Group, "mco-org.github.io") || notTemplates[gr]
 }
 
 // isTemplate tells whether a served resource is a template kind.

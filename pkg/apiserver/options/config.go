@@ -45,7 +45,7 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	resources := apiserver.Resources(karmadaOpts)
 	if o.aggregated() {
 		// Behind a host, templates, namespaces and Secrets are the host's.
-		resources = karmada.Resources(karmadaOpts)
+		resources = apiserver.OwnResources(karmadaOpts)
 	}
 	for _, r := range resources {
 		if r.Resource == (schema.GroupResource{Resource: "events"}) {

@@ -17,11 +17,13 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	appslisters "k8s.io/client-go/listers/apps/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
@@ -31,6 +33,7 @@ import (
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	policylisters "github.com/mco-org/mco/pkg/generated/listers/policy/v1alpha1"
+	rolloutlisters "github.com/mco-org/mco/pkg/generated/listers/rollout/v1alpha1"
 	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/names"
@@ -47,6 +50,8 @@ type Controller struct {
 	workInf   cache.SharedIndexInformer // indexed by binding.IndexWorks
 	ownWorks  *controller.OwnWrites     // the Works informer's store and this controller's writes
 	clusters  clusterlisters.ClusterLister
+	rollouts  rolloutlisters.RolloutLister
+	revisions appslisters.ControllerRevisionLister
 	op        policylisters.OverridePolicyLister
 	cop       policylisters.ClusterOverridePolicyLister
 	metrics   *metrics.ControllerManager
@@ -70,13 +75,15 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	clusters := inf.Cluster().V1alpha1().Clusters()
 	ops := inf.Policy().V1alpha1().OverridePolicies()
 	cops := inf.Policy().V1alpha1().ClusterOverridePolicies()
+	rollouts := inf.Rollout().V1alpha1().Rollouts()
+	revisions := c.Revisions.Apps().V1().ControllerRevisions()
 	if err := binding.IndexWorks(works.Informer()); err != nil {
 		return nil, err
 	}
 	b := &Controller{
 		mco: c.MCO, dynamic: c.Dynamic, bindings: c.Bindings, templates: c.Templates, workInf: works.Informer(), clusters: clusters.Lister(),
 		op: ops.Lister(), cop: cops.Lister(), metrics: c.Metrics, recorders: events.NewSharded(events.Shards, c.NewRecorder), workers: c.Workers,
-		interp: c.Interpreter, scripts: c.Scripts,
+		interp: c.Interpreter, scripts: c.Scripts, rollouts: rollouts.Lister(), revisions: revisions.Lister(),
 	}
 	var err error
 	if b.ownWorks, err = controller.NewOwnWrites(works.Informer(), ownWorksSize); err != nil {
@@ -84,7 +91,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	}
 	b.loop = controller.New("binding", b.sync)
 	b.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced, clusters.Informer().HasSynced,
-		ops.Informer().HasSynced, cops.Informer().HasSynced)
+		ops.Informer().HasSynced, cops.Informer().HasSynced, rollouts.Informer().HasSynced, revisions.Informer().HasSynced)
 	b.loop.WaitFor(c.Templates.HasSynced, c.Customizations.HasSynced)
 	// Members' shares are revised again when the kind's customizations
 	// change.
@@ -101,6 +108,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		{crbs, b.bindingHandler()},
 		{works.Informer(), cache.ResourceEventHandlerFuncs{UpdateFunc: b.onWorkUpdate, DeleteFunc: b.enqueueOwner}},
 		{ops.Informer(), b.everyBinding()},
+		{rollouts.Informer(), b.rolloutHandler()},
 		{cops.Informer(), b.everyBinding()},
 		{clusters.Informer(), cache.ResourceEventHandlerFuncs{UpdateFunc: func(oldObj, newObj any) {
 			o, n := oldObj.(*clusterv1alpha1.Cluster), newObj.(*clusterv1alpha1.Cluster)
@@ -152,6 +160,10 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 	if err != nil {
 		return err
 	}
+	stage, err := stagedOf(b.rollouts, b.revisions, k)
+	if err != nil {
+		return err
+	}
 	policies := b.overridePolicies(tmpl.GetNamespace())
 	revise := func(obj *unstructured.Unstructured, replicas int32) (*unstructured.Unstructured, error) {
 		return b.interp.ReviseReplicas(ctx, obj, replicas)
@@ -164,7 +176,15 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		if err != nil || cluster.DeletionTimestamp != nil {
 			continue // the scheduler moves the binding off a cluster that is gone or leaving
 		}
-		manifest, err := render(tmpl, v.Spec, t, revise)
+		src, rev := tmpl, ""
+		if stage != nil {
+			var placed bool
+			if src, rev, placed = stage.template(tmpl, t.Name); !placed {
+				continue // the rollout has not given the cluster a revision yet: its Work stays as it is
+			}
+			markRevision(src, rev)
+		}
+		manifest, err := render(src, v.Spec, t, revise)
 		if err != nil {
 			if rerr := b.scripts.Report(ctx, k, tmpl.GroupVersionKind(), configv1alpha1.InterpreterOperationReviseReplica, err); rerr != nil {
 				klog.FromContext(ctx).Error(rerr, "Record a failing script", "binding", k)
@@ -180,6 +200,9 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		want, err := desiredWork(v, manifest, t.Name, applied)
 		if err != nil {
 			return err
+		}
+		if rev != "" {
+			want.Annotations[rolloutv1alpha1.RevisionAnnotation] = rev
 		}
 		changed, err := b.ensureWork(ctx, want)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/events"
@@ -121,4 +122,47 @@ func (b *Controller) setOverrideCondition(ctx context.Context, v *binding.View, 
 		recorder.Event(v.TemplateRef(), corev1.EventTypeWarning, events.ApplyOverrideFailed, c.Message)
 	}
 	return nil
+}
+
+// rolloutHandler queues the binding of a Rollout whose decisions changed:
+// the clusters' revisions are in its status.
+func (b *Controller) rolloutHandler() cache.ResourceEventHandler {
+	enqueue := func(obj any) {
+		if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = t.Obj
+		}
+		r, ok := obj.(*rolloutv1alpha1.Rollout)
+		if !ok {
+			return
+		}
+		ns := r.Spec.Resource.Namespace
+		b.loop.Enqueue(binding.Key{Namespace: ns, Name: r.Name})
+	}
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: enqueue,
+		UpdateFunc: func(oldObj, newObj any) {
+			o, n := oldObj.(*rolloutv1alpha1.Rollout), newObj.(*rolloutv1alpha1.Rollout)
+			if !givenEqual(o.Status.Clusters, n.Status.Clusters) {
+				enqueue(newObj)
+			}
+		},
+		DeleteFunc: enqueue,
+	}
+}
+
+// givenEqual tells whether two lists give every cluster the same revision.
+func givenEqual(a, b []rolloutv1alpha1.ClusterRevision) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	given := map[string]int64{}
+	for _, c := range a {
+		given[c.Name] = c.Revision
+	}
+	for _, c := range b {
+		if r, ok := given[c.Name]; !ok || r != c.Revision {
+			return false
+		}
+	}
+	return true
 }

@@ -198,7 +198,7 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 		// Failures to read status or health are for the work status
 		// controller to report; here the status is recorded as far as it
 		// goes.
-		st, _ := workstatus.ManifestStatus(ctx, e.interp, res.object, workv1alpha1.ResourceIdentifier{Ordinal: i, Group: gvk.Group, Version: gvk.Version,
+		st, _ := workstatus.ManifestStatus(ctx, e.interp, res.object, m, workv1alpha1.ResourceIdentifier{Ordinal: i, Group: gvk.Group, Version: gvk.Version,
 			Kind: gvk.Kind, Resource: res.gvr.Resource, Namespace: m.GetNamespace(), Name: m.GetName()})
 		statuses = append(statuses, st)
 	}

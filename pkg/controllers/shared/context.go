@@ -36,7 +36,10 @@ type Context struct {
 	KubeInformers kubeinformers.SharedInformerFactory
 	// Namespaces watches namespaces cluster-wide.
 	Namespaces kubeinformers.SharedInformerFactory
-	Templates  *template.Resources
+	// Revisions watches the ControllerRevisions that hold staged
+	// rollouts' revisions (those labelled with their Rollout).
+	Revisions kubeinformers.SharedInformerFactory
+	Templates *template.Resources
 	// CRDInformers watches CustomResourceDefinitions, whose kinds are
 	// templates (Templates follows them).
 	CRDInformers apiextensionsinformers.SharedInformerFactory

@@ -127,7 +127,7 @@ func (s *Controller) sync(ctx context.Context, k workKey) (retErr error) {
 		if err != nil {
 			return err
 		}
-		st, failed := ManifestStatus(ctx, s.interp, obj, id)
+		st, failed := ManifestStatus(ctx, s.interp, obj, manifest, id)
 		if err := failed.Status; err != nil && interpreter.AsScriptError(err) == nil {
 			return err
 		}

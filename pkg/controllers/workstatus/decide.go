@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
@@ -32,19 +33,40 @@ func (f Failures) Report(ctx context.Context, r *shared.ScriptReporter, k bindin
 		r.Report(ctx, k, gvk, configv1alpha1.InterpreterOperationInterpretHealth, f.Health))
 }
 
-// ManifestStatus describes one member object (nil: not there): its
-// reflected status and health. What cannot be read stays out (status) or
-// Unknown (health), and is among the failures.
-func ManifestStatus(ctx context.Context, interp *interpreter.Interpreter, obj *unstructured.Unstructured, id workv1alpha1.ResourceIdentifier) (workv1alpha1.ManifestStatus, Failures) {
+// ManifestStatus describes one member object (nil: not there) applied
+// from manifest: its reflected status and health. What cannot be read
+// stays out (status) or Unknown (health), and is among the failures. The
+// health of a member object that predates the manifest (a cache behind
+// the apply) is Unknown: it would judge what ran before.
+func ManifestStatus(ctx context.Context, interp *interpreter.Interpreter, obj, manifest *unstructured.Unstructured, id workv1alpha1.ResourceIdentifier) (workv1alpha1.ManifestStatus, Failures) {
 	st := workv1alpha1.ManifestStatus{Identifier: id, Health: workv1alpha1.ResourceUnknown}
 	if obj == nil {
 		return st, Failures{}
 	}
 	var f Failures
 	st.Status, f.Status = interp.ReflectStatus(ctx, obj)
+	if predates(obj, manifest) {
+		return st, f
+	}
 	health, err := interp.Health(ctx, obj)
 	st.Health, f.Health = workv1alpha1.ResourceHealth(health), err
 	return st, f
+}
+
+// renderedFrom are the annotations that say what a manifest was rendered
+// from: the template's generation and, in a staged rollout, its revision.
+var renderedFrom = []string{workv1alpha1.ResourceTemplateGenerationAnnotation, rolloutv1alpha1.RevisionAnnotation}
+
+// predates tells whether a member object was applied from an earlier
+// manifest than this one.
+func predates(obj, manifest *unstructured.Unstructured) bool {
+	have, want := obj.GetAnnotations(), manifest.GetAnnotations()
+	for _, k := range renderedFrom {
+		if have[k] != want[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // AvailableCondition is True when every manifest is healthy in the member.

@@ -31,11 +31,24 @@ func TestManifestStatus(t *testing.T) {
 	cases := []struct {
 		name       string
 		obj        *unstructured.Unstructured
+		manifest   *unstructured.Unstructured // nil: the one obj was applied from
 		wantHealth workv1alpha1.ResourceHealth
 		wantStatus map[string]any // nil: no status recorded
 		wantErr    bool
 	}{
 		{name: "An object missing from the member has unknown health and no status.", wantHealth: workv1alpha1.ResourceUnknown},
+		{
+			name: "An object the member's cache shows from before the manifest was applied has unknown health.",
+			obj:  memberDeployment(2, 2, 2),
+			manifest: func() *unstructured.Unstructured {
+				u := memberDeployment(2, 2, 2)
+				u.SetAnnotations(map[string]string{workv1alpha1.ResourceTemplateGenerationAnnotation: "6"})
+				return u
+			}(),
+			wantHealth: workv1alpha1.ResourceUnknown,
+			wantStatus: map[string]any{"observedGeneration": 2.0, "replicas": 2.0, "updatedReplicas": 2.0,
+				"availableReplicas": 2.0, "generation": 2.0, "resourceTemplateGeneration": 5.0},
+		},
 		{
 			name:       "A rolled-out Deployment is healthy and records what mco collects of it.",
 			obj:        memberDeployment(2, 2, 2),
@@ -70,7 +83,11 @@ func TestManifestStatus(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, failed := ManifestStatus(context.Background(), interpreter.Default(), tc.obj, webID)
+			manifest := tc.manifest
+			if manifest == nil {
+				manifest = tc.obj
+			}
+			got, failed := ManifestStatus(context.Background(), interpreter.Default(), tc.obj, manifest, webID)
 			if err := errors.Join(failed.Status, failed.Health); (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
 			}

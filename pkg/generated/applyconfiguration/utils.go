@@ -22,12 +22,14 @@ import (
 	v1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	v1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/cluster/v1alpha1"
 	applyconfigurationconfigv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/config/v1alpha1"
 	internal "github.com/mco-org/mco/pkg/generated/applyconfiguration/internal"
 	applyconfigurationpolicyv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/policy/v1alpha1"
+	applyconfigurationrolloutv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/rollout/v1alpha1"
 	applyconfigurationworkv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/generated/applyconfiguration/work/v1alpha2"
 	runtime "k8s.io/apimachinery/pkg/runtime"
@@ -174,6 +176,42 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationpolicyv1alpha1.WorkloadAntiAffinityTermApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("YAMLPatchOperation"):
 		return &applyconfigurationpolicyv1alpha1.YAMLPatchOperationApplyConfiguration{}
+
+		// Group=rollout.mco-org.github.io, Version=v1alpha1
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("ClusterRecord"):
+		return &applyconfigurationrolloutv1alpha1.ClusterRecordApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("ClusterRevision"):
+		return &applyconfigurationrolloutv1alpha1.ClusterRevisionApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("ClusterRolloutPolicy"):
+		return &applyconfigurationrolloutv1alpha1.ClusterRolloutPolicyApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("ConditionCheck"):
+		return &applyconfigurationrolloutv1alpha1.ConditionCheckApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("HealthCheck"):
+		return &applyconfigurationrolloutv1alpha1.HealthCheckApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("PolicyReference"):
+		return &applyconfigurationrolloutv1alpha1.PolicyReferenceApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("ResourceReference"):
+		return &applyconfigurationrolloutv1alpha1.ResourceReferenceApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("RevisionHistory"):
+		return &applyconfigurationrolloutv1alpha1.RevisionHistoryApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("RollbackRequest"):
+		return &applyconfigurationrolloutv1alpha1.RollbackRequestApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("Rollout"):
+		return &applyconfigurationrolloutv1alpha1.RolloutApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("RolloutPolicy"):
+		return &applyconfigurationrolloutv1alpha1.RolloutPolicyApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("RolloutPolicySpec"):
+		return &applyconfigurationrolloutv1alpha1.RolloutPolicySpecApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("RolloutPolicyStatus"):
+		return &applyconfigurationrolloutv1alpha1.RolloutPolicyStatusApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("RolloutSpec"):
+		return &applyconfigurationrolloutv1alpha1.RolloutSpecApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("RolloutStatus"):
+		return &applyconfigurationrolloutv1alpha1.RolloutStatusApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("Wave"):
+		return &applyconfigurationrolloutv1alpha1.WaveApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("WaveRelease"):
+		return &applyconfigurationrolloutv1alpha1.WaveReleaseApplyConfiguration{}
 
 		// Group=work.karmada.io, Version=v1alpha1
 	case workv1alpha1.SchemeGroupVersion.WithKind("Manifest"):

@@ -25,6 +25,7 @@ import (
 	v1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	v1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	v1 "k8s.io/api/admissionregistration/v1"
@@ -134,6 +135,26 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		policyv1alpha1.WorkloadAffinityTerm{}.OpenAPIModelName():                     schema_pkg_apis_policy_v1alpha1_WorkloadAffinityTerm(ref),
 		policyv1alpha1.WorkloadAntiAffinityTerm{}.OpenAPIModelName():                 schema_pkg_apis_policy_v1alpha1_WorkloadAntiAffinityTerm(ref),
 		policyv1alpha1.YAMLPatchOperation{}.OpenAPIModelName():                       schema_pkg_apis_policy_v1alpha1_YAMLPatchOperation(ref),
+		rolloutv1alpha1.ClusterRecord{}.OpenAPIModelName():                           schema_pkg_apis_rollout_v1alpha1_ClusterRecord(ref),
+		rolloutv1alpha1.ClusterRevision{}.OpenAPIModelName():                         schema_pkg_apis_rollout_v1alpha1_ClusterRevision(ref),
+		rolloutv1alpha1.ClusterRolloutPolicy{}.OpenAPIModelName():                    schema_pkg_apis_rollout_v1alpha1_ClusterRolloutPolicy(ref),
+		rolloutv1alpha1.ClusterRolloutPolicyList{}.OpenAPIModelName():                schema_pkg_apis_rollout_v1alpha1_ClusterRolloutPolicyList(ref),
+		rolloutv1alpha1.ConditionCheck{}.OpenAPIModelName():                          schema_pkg_apis_rollout_v1alpha1_ConditionCheck(ref),
+		rolloutv1alpha1.HealthCheck{}.OpenAPIModelName():                             schema_pkg_apis_rollout_v1alpha1_HealthCheck(ref),
+		rolloutv1alpha1.PolicyReference{}.OpenAPIModelName():                         schema_pkg_apis_rollout_v1alpha1_PolicyReference(ref),
+		rolloutv1alpha1.ResourceReference{}.OpenAPIModelName():                       schema_pkg_apis_rollout_v1alpha1_ResourceReference(ref),
+		rolloutv1alpha1.RevisionHistory{}.OpenAPIModelName():                         schema_pkg_apis_rollout_v1alpha1_RevisionHistory(ref),
+		rolloutv1alpha1.RollbackRequest{}.OpenAPIModelName():                         schema_pkg_apis_rollout_v1alpha1_RollbackRequest(ref),
+		rolloutv1alpha1.Rollout{}.OpenAPIModelName():                                 schema_pkg_apis_rollout_v1alpha1_Rollout(ref),
+		rolloutv1alpha1.RolloutList{}.OpenAPIModelName():                             schema_pkg_apis_rollout_v1alpha1_RolloutList(ref),
+		rolloutv1alpha1.RolloutPolicy{}.OpenAPIModelName():                           schema_pkg_apis_rollout_v1alpha1_RolloutPolicy(ref),
+		rolloutv1alpha1.RolloutPolicyList{}.OpenAPIModelName():                       schema_pkg_apis_rollout_v1alpha1_RolloutPolicyList(ref),
+		rolloutv1alpha1.RolloutPolicySpec{}.OpenAPIModelName():                       schema_pkg_apis_rollout_v1alpha1_RolloutPolicySpec(ref),
+		rolloutv1alpha1.RolloutPolicyStatus{}.OpenAPIModelName():                     schema_pkg_apis_rollout_v1alpha1_RolloutPolicyStatus(ref),
+		rolloutv1alpha1.RolloutSpec{}.OpenAPIModelName():                             schema_pkg_apis_rollout_v1alpha1_RolloutSpec(ref),
+		rolloutv1alpha1.RolloutStatus{}.OpenAPIModelName():                           schema_pkg_apis_rollout_v1alpha1_RolloutStatus(ref),
+		rolloutv1alpha1.Wave{}.OpenAPIModelName():                                    schema_pkg_apis_rollout_v1alpha1_Wave(ref),
+		rolloutv1alpha1.WaveRelease{}.OpenAPIModelName():                             schema_pkg_apis_rollout_v1alpha1_WaveRelease(ref),
 		workv1alpha1.Manifest{}.OpenAPIModelName():                                   schema_pkg_apis_work_v1alpha1_Manifest(ref),
 		workv1alpha1.ManifestStatus{}.OpenAPIModelName():                             schema_pkg_apis_work_v1alpha1_ManifestStatus(ref),
 		workv1alpha1.ResourceIdentifier{}.OpenAPIModelName():                         schema_pkg_apis_work_v1alpha1_ResourceIdentifier(ref),
@@ -4006,6 +4027,1004 @@ func schema_pkg_apis_policy_v1alpha1_YAMLPatchOperation(ref common.ReferenceCall
 		},
 		Dependencies: []string{
 			policyv1alpha1.JSON{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_ClusterRecord(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterRecord is one cluster's run of one revision.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the cluster.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"appliedTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AppliedTime is when the cluster was given the revision.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"healthyTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "HealthyTime is when it first became healthy at the revision.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"failedTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "FailedTime is when it failed the health check.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"result": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Result is Pending, Healthy, Failed or Replaced (another revision took its place before it became healthy).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message says why it failed.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_ClusterRevision(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterRevision is one cluster's place in the rollout.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the cluster.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"wave": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Wave the cluster belongs to.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"revision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Revision the cluster is given.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"health": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Health of the cluster at that revision: Healthy, Unhealthy or Unknown (not applied or not observed yet).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message says what is not healthy.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"lastTransitionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LastTransitionTime is when the cluster got its revision or its health last changed.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"name", "revision"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_ClusterRolloutPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterRolloutPolicy is a RolloutPolicy for templates in any namespace and cluster-scoped ones. A RolloutPolicy selecting the same template wins over it.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec selects templates and describes their waves.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(rolloutv1alpha1.RolloutPolicySpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status counts the rollouts the policy governs.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(rolloutv1alpha1.RolloutPolicyStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			rolloutv1alpha1.RolloutPolicySpec{}.OpenAPIModelName(), rolloutv1alpha1.RolloutPolicyStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_ClusterRolloutPolicyList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterRolloutPolicyList is a list of ClusterRolloutPolicies.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(rolloutv1alpha1.ClusterRolloutPolicy{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			rolloutv1alpha1.ClusterRolloutPolicy{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_ConditionCheck(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ConditionCheck names a status condition and the status it must have.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type of the condition, such as \"Ready\".",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status the condition must have. Defaults to \"True\".",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"type"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_HealthCheck(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "HealthCheck says what healthy means for one cluster.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"condition": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Condition, when set, is the status condition of the member's object that must hold; otherwise the kind's own health counts (a Deployment's replicas all updated and available, a Job complete, a custom kind's health interpretation).",
+							Ref:         ref(rolloutv1alpha1.ConditionCheck{}.OpenAPIModelName()),
+						},
+					},
+					"timeout": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Timeout is how long a cluster may take to become healthy at a new revision (or healthy again) before the wave fails. Defaults to 10m.",
+							Ref:         ref(metav1.Duration{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			rolloutv1alpha1.ConditionCheck{}.OpenAPIModelName(), metav1.Duration{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_PolicyReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PolicyReference names a RolloutPolicy (with its namespace) or a ClusterRolloutPolicy.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is RolloutPolicy or ClusterRolloutPolicy.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"namespace": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Namespace of a RolloutPolicy.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the policy.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_ResourceReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceReference names a template.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion of the template, such as \"apps/v1\".",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind of the template.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"namespace": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Namespace of the template; empty for a cluster-scoped one.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the template.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"apiVersion", "kind", "name"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_RevisionHistory(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RevisionHistory is what one revision did.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"revision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Revision number.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"changeCause": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ChangeCause is the template's kubernetes.io/change-cause annotation at that revision.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"creationTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CreationTime is when the revision was first seen.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"clusters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Clusters is, per cluster that got the revision, when and how.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(rolloutv1alpha1.ClusterRecord{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"revision"},
+			},
+		},
+		Dependencies: []string{
+			rolloutv1alpha1.ClusterRecord{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_RollbackRequest(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RollbackRequest asks for a return to an earlier revision.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"toRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ToRevision is the revision to return to.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"fromRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "FromRevision is the revision being left; the request holds only while it is the current one.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Reason says why, for the history.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"toRevision", "fromRevision"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_Rollout(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Rollout is mco's record of one template's staged rollout, named as the template's binding and kept in the template's namespace (a cluster-scoped template's in karmada-system). mco creates and deletes it; users change its spec to pause, resume or roll back.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec names the template and holds the user's requests.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(rolloutv1alpha1.RolloutSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is where the rollout stands and what ran where.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(rolloutv1alpha1.RolloutStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			rolloutv1alpha1.RolloutSpec{}.OpenAPIModelName(), rolloutv1alpha1.RolloutStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_RolloutList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RolloutList is a list of Rollouts.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(rolloutv1alpha1.Rollout{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			rolloutv1alpha1.Rollout{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_RolloutPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RolloutPolicy stages the changes of the templates it selects in its namespace: a new revision reaches one wave of clusters at a time, each wave gated on the health of the one before.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec selects templates and describes their waves.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(rolloutv1alpha1.RolloutPolicySpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status counts the rollouts the policy governs.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(rolloutv1alpha1.RolloutPolicyStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			rolloutv1alpha1.RolloutPolicySpec{}.OpenAPIModelName(), rolloutv1alpha1.RolloutPolicyStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_RolloutPolicyList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RolloutPolicyList is a list of RolloutPolicies.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(rolloutv1alpha1.RolloutPolicy{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			rolloutv1alpha1.RolloutPolicy{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_RolloutPolicySpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RolloutPolicySpec is the body of a RolloutPolicy or ClusterRolloutPolicy.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"resourceSelectors": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ResourceSelectors pick the templates whose changes are staged, as a PropagationPolicy's do. When several policies select a template, the most specific wins (a RolloutPolicy over a ClusterRolloutPolicy, then a name over a label selector over a kind, then the smaller name).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(policyv1alpha1.ResourceSelector{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"waves": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Waves are the stages, in order. A cluster belongs to the first wave that names it; clusters of the placement no wave names go with the last wave.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(rolloutv1alpha1.Wave{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"healthCheck": {
+						SchemaProps: spec.SchemaProps{
+							Description: "HealthCheck says when a cluster counts as healthy at a revision.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(rolloutv1alpha1.HealthCheck{}.OpenAPIModelName()),
+						},
+					},
+					"onFailure": {
+						SchemaProps: spec.SchemaProps{
+							Description: "OnFailure is what happens when a cluster of a wave does not become healthy within the health check's timeout: Pause (the default), Rollback or Continue.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"revisionHistoryLimit": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RevisionHistoryLimit is how many earlier revisions are kept for rollback and history. Defaults to 10.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"resourceSelectors", "waves"},
+			},
+		},
+		Dependencies: []string{
+			policyv1alpha1.ResourceSelector{}.OpenAPIModelName(), rolloutv1alpha1.HealthCheck{}.OpenAPIModelName(), rolloutv1alpha1.Wave{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_RolloutPolicyStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RolloutPolicyStatus counts the rollouts a policy governs by state.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the policy generation the counts reflect.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"rollouts": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Rollouts is how many templates the policy governs.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"progressing": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Progressing, Paused, Failed and Complete count the rollouts in each state.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"paused": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"integer"},
+							Format: "int32",
+						},
+					},
+					"failed": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"integer"},
+							Format: "int32",
+						},
+					},
+					"complete": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"integer"},
+							Format: "int32",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_RolloutSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RolloutSpec names the template and carries pause, resume and rollback.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"resource": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Resource is the template whose changes are staged.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(rolloutv1alpha1.ResourceReference{}.OpenAPIModelName()),
+						},
+					},
+					"paused": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Paused holds the rollout: no cluster gets a new revision until it is cleared.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"release": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Release lets a revision's rollout go past the pauses of waves, up to and including the named wave.",
+							Ref:         ref(rolloutv1alpha1.WaveRelease{}.OpenAPIModelName()),
+						},
+					},
+					"rollback": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Rollback marks the template's next content as a return to an earlier revision, which goes at once to every cluster not running it. `kubectl mco rollout undo` sets it before it writes that revision's content into the template.",
+							Ref:         ref(rolloutv1alpha1.RollbackRequest{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"resource"},
+			},
+		},
+		Dependencies: []string{
+			rolloutv1alpha1.ResourceReference{}.OpenAPIModelName(), rolloutv1alpha1.RollbackRequest{}.OpenAPIModelName(), rolloutv1alpha1.WaveRelease{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_RolloutStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RolloutStatus is where a rollout stands.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the Rollout generation this status reflects.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"policy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Policy is the RolloutPolicy or ClusterRolloutPolicy that governs the template.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(rolloutv1alpha1.PolicyReference{}.OpenAPIModelName()),
+						},
+					},
+					"currentRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CurrentRevision is the revision of the template's content now, the one being rolled out.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"stableRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StableRevision is the last revision that reached every cluster; the one clusters keep until their wave comes.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"wave": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Wave is the name of the wave in progress; empty when none is.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"waveIndex": {
+						SchemaProps: spec.SchemaProps{
+							Description: "WaveIndex is the position of that wave among the policy's waves, from 0.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"waveStartTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "WaveStartTime is when the wave in progress started.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"clusters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Clusters are the clusters of the placement: the revision each is given and how it is doing at it.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(rolloutv1alpha1.ClusterRevision{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"history": {
+						SchemaProps: spec.SchemaProps{
+							Description: "History has one entry per revision kept, newest first: when it reached each cluster and with what result.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(rolloutv1alpha1.RevisionHistory{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"conditions": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions are Progressing, Paused, Failed and Complete.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			rolloutv1alpha1.ClusterRevision{}.OpenAPIModelName(), rolloutv1alpha1.PolicyReference{}.OpenAPIModelName(), rolloutv1alpha1.RevisionHistory{}.OpenAPIModelName(), metav1.Condition{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_Wave(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Wave is one stage of a rollout.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name identifies the wave in status, events and `kubectl mco rollout resume --to-wave`.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"clusterNames": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ClusterNames are the wave's clusters, by name.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"labelSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LabelSelector picks the wave's clusters by their labels.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"rest": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Rest makes the wave hold every cluster of the placement that no earlier wave names. Only the last wave may set it, and then without clusterNames or labelSelector.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"maxUnavailableClusters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxUnavailableClusters is how many of the wave's clusters are updated at a time (a number or a percentage of the wave, rounded up). Defaults to every cluster of the wave at once.",
+							Ref:         ref(intstr.IntOrString{}.OpenAPIModelName()),
+						},
+					},
+					"healthyFor": {
+						SchemaProps: spec.SchemaProps{
+							Description: "HealthyFor is how long every cluster of the wave must have stayed healthy at the new revision before the next wave starts.",
+							Ref:         ref(metav1.Duration{}.OpenAPIModelName()),
+						},
+					},
+					"pause": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pause stops the rollout after this wave until it is resumed.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Duration{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName(), intstr.IntOrString{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_WaveRelease(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WaveRelease resumes a revision's rollout through a wave.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"revision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Revision whose rollout is released.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"throughWave": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ThroughWave is the last wave the rollout may start without stopping at a wave's pause.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"time": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Time is when the release was given; a release given after a wave failed retries that wave.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"revision", "throughWave", "time"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/mco-org/mco/pkg/kubectlmco/interpret"
 	"github.com/mco-org/mco/pkg/kubectlmco/join"
 	"github.com/mco-org/mco/pkg/kubectlmco/preview"
+	"github.com/mco-org/mco/pkg/kubectlmco/rollout"
 	"github.com/mco-org/mco/pkg/kubectlmco/unjoin"
 	"github.com/mco-org/mco/pkg/version"
 )
@@ -53,6 +54,7 @@ kubectl's own flags and kubeconfig (--kubeconfig, --context, -n, ...).`,
 		get.NewCommand(f, streams),
 		preview.NewCommand(f, streams),
 		interpret.NewCommand(streams),
+		rollout.NewCommand(f, streams),
 	)
 	return cmd
 }

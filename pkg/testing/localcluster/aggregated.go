@@ -19,8 +19,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/mco-org/mco/pkg/apiserver"
 	"github.com/mco-org/mco/pkg/apiserver/pki"
-	"github.com/mco-org/mco/pkg/registry/karmada"
 )
 
 // frontProxyClient is the identity a host's aggregator presents to the
@@ -168,10 +168,10 @@ func startAggregatedControlPlane(ctx context.Context, env *Env, identities Ident
 }
 
 // aggregatedGroupVersions are the API versions mco-apiserver serves in
-// aggregated mode: the Karmada groups'.
+// aggregated mode: the Karmada groups and mco's own.
 func aggregatedGroupVersions() []schema.GroupVersion {
 	var out []schema.GroupVersion
-	for _, r := range karmada.Resources() {
+	for _, r := range apiserver.OwnResources() {
 		if gv := r.GroupVersion(); !slices.Contains(out, gv) {
 			out = append(out, gv)
 		}

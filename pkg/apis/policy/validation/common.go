@@ -105,3 +105,10 @@ func validateEnum[T ~string](value T, emptyAllowed bool, allowed []T, fldPath *f
 	}
 	return field.ErrorList{field.NotSupported(fldPath, value, allowed)}
 }
+
+// ValidateResourceSelectors checks the resource selectors of a policy of
+// another group that selects templates as PropagationPolicies do (a
+// RolloutPolicy); policyNamespace is empty for a cluster-wide policy.
+func ValidateResourceSelectors(selectors []policyv1alpha1.ResourceSelector, policyNamespace string, fldPath *field.Path) field.ErrorList {
+	return validateResourceSelectors(selectors, policyNamespace, fldPath)
+}

@@ -29,6 +29,7 @@ import (
 	config "github.com/mco-org/mco/pkg/generated/informers/externalversions/config"
 	internalinterfaces "github.com/mco-org/mco/pkg/generated/informers/externalversions/internalinterfaces"
 	policy "github.com/mco-org/mco/pkg/generated/informers/externalversions/policy"
+	rollout "github.com/mco-org/mco/pkg/generated/informers/externalversions/rollout"
 	work "github.com/mco-org/mco/pkg/generated/informers/externalversions/work"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
@@ -331,6 +332,7 @@ type SharedInformerFactory interface {
 	Cluster() cluster.Interface
 	Config() config.Interface
 	Policy() policy.Interface
+	Rollout() rollout.Interface
 	Work() work.Interface
 }
 
@@ -344,6 +346,10 @@ func (f *sharedInformerFactory) Config() config.Interface {
 
 func (f *sharedInformerFactory) Policy() policy.Interface {
 	return policy.New(f, f.namespace, f.tweakListOptions)
+}
+
+func (f *sharedInformerFactory) Rollout() rollout.Interface {
+	return rollout.New(f, f.namespace, f.tweakListOptions)
 }
 
 func (f *sharedInformerFactory) Work() work.Interface {

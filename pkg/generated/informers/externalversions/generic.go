@@ -24,6 +24,7 @@ import (
 	v1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	v1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -75,6 +76,14 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Policy().V1alpha1().OverridePolicies().Informer()}, nil
 	case policyv1alpha1.SchemeGroupVersion.WithResource("propagationpolicies"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Policy().V1alpha1().PropagationPolicies().Informer()}, nil
+
+		// Group=rollout.mco-org.github.io, Version=v1alpha1
+	case rolloutv1alpha1.SchemeGroupVersion.WithResource("clusterrolloutpolicies"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Rollout().V1alpha1().ClusterRolloutPolicies().Informer()}, nil
+	case rolloutv1alpha1.SchemeGroupVersion.WithResource("rollouts"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Rollout().V1alpha1().Rollouts().Informer()}, nil
+	case rolloutv1alpha1.SchemeGroupVersion.WithResource("rolloutpolicies"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Rollout().V1alpha1().RolloutPolicies().Informer()}, nil
 
 		// Group=work.karmada.io, Version=v1alpha1
 	case workv1alpha1.SchemeGroupVersion.WithResource("works"):

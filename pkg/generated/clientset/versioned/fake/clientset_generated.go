@@ -27,6 +27,8 @@ import (
 	fakeconfigv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/config/v1alpha1/fake"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/policy/v1alpha1"
 	fakepolicyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/policy/v1alpha1/fake"
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/rollout/v1alpha1"
+	fakerolloutv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/rollout/v1alpha1/fake"
 	workv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/work/v1alpha1"
 	fakeworkv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/work/v1alpha1/fake"
 	workv1alpha2 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/work/v1alpha2"
@@ -157,6 +159,11 @@ func (c *Clientset) ConfigV1alpha1() configv1alpha1.ConfigV1alpha1Interface {
 // PolicyV1alpha1 retrieves the PolicyV1alpha1Client
 func (c *Clientset) PolicyV1alpha1() policyv1alpha1.PolicyV1alpha1Interface {
 	return &fakepolicyv1alpha1.FakePolicyV1alpha1{Fake: &c.Fake}
+}
+
+// RolloutV1alpha1 retrieves the RolloutV1alpha1Client
+func (c *Clientset) RolloutV1alpha1() rolloutv1alpha1.RolloutV1alpha1Interface {
+	return &fakerolloutv1alpha1.FakeRolloutV1alpha1{Fake: &c.Fake}
 }
 
 // WorkV1alpha1 retrieves the WorkV1alpha1Client

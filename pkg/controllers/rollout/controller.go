@@ -1,0 +1,240 @@
+// Package rollout stages template changes across waves of clusters: for
+// each binding whose template a RolloutPolicy governs, it keeps the
+// template's revisions as ControllerRevisions and a Rollout record whose
+// status gives each cluster its revision, which the binding controller
+// renders. The decisions themselves are pkg/rollout's.
+package rollout
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+	"k8s.io/client-go/tools/cache"
+
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/binding"
+	"github.com/mco-org/mco/pkg/controller"
+	"github.com/mco-org/mco/pkg/controllers/shared"
+	"github.com/mco-org/mco/pkg/events"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
+	rolloutlisters "github.com/mco-org/mco/pkg/generated/listers/rollout/v1alpha1"
+	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/metrics"
+	"github.com/mco-org/mco/pkg/names"
+	"github.com/mco-org/mco/pkg/rollout"
+	"github.com/mco-org/mco/pkg/template"
+)
+
+// Controller is the rollout controller.
+type Controller struct {
+	mco       mcoclient.Interface
+	kube      kubernetes.Interface
+	dynamic   dynamic.Interface
+	bindings  *binding.Store
+	templates *template.Resources
+	policies  policies
+	rollouts  rolloutlisters.RolloutLister
+	own       *controller.OwnWrites // the Rollouts informer's store and this controller's writes
+	revisions appslisters.ControllerRevisionLister
+	works     worklisters.WorkLister
+	clusters  clusterlisters.ClusterLister
+	recorders *events.Sharded
+	metrics   *metrics.ControllerManager
+	loop      *controller.Controller[binding.Key]
+	workers   int
+	now       func() time.Time
+}
+
+// ownRolloutsSize is how many of its own Rollout writes the controller
+// remembers until the informer shows them.
+const ownRolloutsSize = 4096
+
+// New builds the rollout controller.
+func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
+	inf := c.MCOInformers
+	rbs := inf.Work().V1alpha2().ResourceBindings().Informer()
+	crbs := inf.Work().V1alpha2().ClusterResourceBindings().Informer()
+	rps := inf.Rollout().V1alpha1().RolloutPolicies()
+	crps := inf.Rollout().V1alpha1().ClusterRolloutPolicies()
+	rollouts := inf.Rollout().V1alpha1().Rollouts()
+	works := inf.Work().V1alpha1().Works()
+	clusters := inf.Cluster().V1alpha1().Clusters()
+	revisions := c.Revisions.Apps().V1().ControllerRevisions()
+	r := &Controller{
+		mco: c.MCO, kube: c.Kube, dynamic: c.Dynamic, bindings: c.Bindings, templates: c.Templates,
+		policies: policies{namespaced: rps.Lister(), cluster: crps.Lister()},
+		rollouts: rollouts.Lister(), revisions: revisions.Lister(), works: works.Lister(), clusters: clusters.Lister(),
+		recorders: events.NewSharded(events.Shards, c.NewRecorder), metrics: c.Metrics, workers: c.Workers, now: time.Now,
+	}
+	var err error
+	if r.own, err = controller.NewOwnWrites(rollouts.Informer(), ownRolloutsSize); err != nil {
+		return nil, fmt.Errorf("rollout controller: %w", err)
+	}
+	r.loop = controller.New("rollout", r.sync)
+	r.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, rps.Informer().HasSynced, crps.Informer().HasSynced,
+		rollouts.Informer().HasSynced, works.Informer().HasSynced, clusters.Informer().HasSynced,
+		revisions.Informer().HasSynced, c.Templates.HasSynced)
+	handlers := []struct {
+		inf cache.SharedIndexInformer
+		h   cache.ResourceEventHandler
+	}{
+		{rbs, r.bindingHandler()},
+		{crbs, r.bindingHandler()},
+		{rps.Informer(), r.everyBinding()},
+		{crps.Informer(), r.everyBinding()},
+		{rollouts.Informer(), r.rolloutHandler()},
+		{works.Informer(), r.workHandler()},
+	}
+	for _, x := range handlers {
+		if _, err := x.inf.AddEventHandler(x.h); err != nil {
+			return nil, fmt.Errorf("rollout controller: %w", err)
+		}
+	}
+	return func(ctx context.Context) error { return r.loop.Run(ctx, r.workers) }, nil
+}
+
+// sync decides the rollout of one binding's template.
+func (r *Controller) sync(ctx context.Context, k binding.Key) error {
+	v, err := r.bindings.Get(k)
+	if apierrors.IsNotFound(err) {
+		return r.forget(ctx, k)
+	}
+	if err != nil {
+		return err
+	}
+	if v.Meta.DeletionTimestamp != nil {
+		return r.forget(ctx, k)
+	}
+	tmpl, err := r.templates.GetFresh(ctx, r.dynamic, templateKey(v.Spec.Resource), v.Spec.Resource.ResourceVersion)
+	if apierrors.IsNotFound(err) {
+		return r.forget(ctx, k)
+	}
+	if err != nil {
+		return err
+	}
+	spec, ref, ok := r.policies.governing(tmpl)
+	if !ok {
+		return r.forget(ctx, k)
+	}
+	content := rollout.Content(tmpl)
+	ns := rollout.RecordNamespace(k.Namespace)
+	rev, err := r.ensureRevision(ctx, ns, k.Name, content)
+	if err != nil {
+		return err
+	}
+	ro, err := r.ensureRollout(ctx, ns, k.Name, v.Spec.Resource)
+	if err != nil {
+		return err
+	}
+	in, err := r.input(v, tmpl, spec, ro, rev, rollout.ChangeCause(content))
+	if err != nil {
+		return err
+	}
+	d := rollout.Decide(in)
+	d.Status.Policy = ref
+	d.Status.ObservedGeneration = ro.Generation
+	if err := r.writeStatus(ctx, ro, d.Status); err != nil {
+		return err
+	}
+	r.record(v, ro, d)
+	if d.RollbackTo != 0 {
+		decided := ro.DeepCopy()
+		decided.Status = d.Status
+		if err := r.rollBack(ctx, decided, tmpl, d.RollbackTo, "onFailure: Rollback"); err != nil {
+			return err
+		}
+	}
+	if err := r.prune(ctx, ns, k.Name, rollout.InUse(&d.Status)); err != nil {
+		return err
+	}
+	if d.After > 0 {
+		r.loop.EnqueueAfter(k, d.After)
+	}
+	return nil
+}
+
+// input gathers what a decision reads.
+func (r *Controller) input(v *binding.View, tmpl *unstructured.Unstructured, spec *rolloutv1alpha1.RolloutPolicySpec,
+	ro *rolloutv1alpha1.Rollout, rev int64, changeCause string) (rollout.Input, error) {
+	var members []rollout.Member
+	observed := map[string]rollout.Observation{}
+	gvk := tmpl.GroupVersionKind()
+	for _, t := range binding.Targets(v.Spec) {
+		m := rollout.Member{Name: t.Name}
+		if c, err := r.clusters.Get(t.Name); err == nil {
+			m.Labels = c.Labels
+		}
+		members = append(members, m)
+		w, err := r.works.Works(names.ExecutionSpace(t.Name)).Get(names.Work(tmpl.GetKind(), tmpl.GetName(), tmpl.GetNamespace()))
+		if err != nil && !apierrors.IsNotFound(err) {
+			return rollout.Input{}, err
+		}
+		if err != nil {
+			w = nil
+		}
+		observed[t.Name] = rollout.Observe(w, gvk, spec.HealthCheck)
+	}
+	waves, err := rollout.ResolveWaves(spec.Waves, members)
+	if err != nil {
+		return rollout.Input{}, err
+	}
+	s := spec.DeepCopy()
+	s.SetDefaults()
+	return rollout.Input{
+		Now: r.now(), Spec: ro.Spec, Status: ro.Status, Waves: waves, Target: rev, ChangeCause: changeCause,
+		Timeout: s.HealthCheck.Timeout.Duration, OnFailure: s.OnFailure, Held: dispatchingSuspended(v.Spec),
+		Observed: observed, HistoryLimit: int(*s.RevisionHistoryLimit),
+	}, nil
+}
+
+// dispatchingSuspended tells whether the binding's dispatching is
+// suspended everywhere.
+func dispatchingSuspended(spec *workv1alpha2.ResourceBindingSpec) bool {
+	s := spec.Suspension
+	return s != nil && s.Dispatching != nil && *s.Dispatching
+}
+
+// writeStatus writes the Rollout's status when it changed.
+func (r *Controller) writeStatus(ctx context.Context, ro *rolloutv1alpha1.Rollout, st rolloutv1alpha1.RolloutStatus) error {
+	if apiequality.Semantic.DeepEqual(ro.Status, st) {
+		return nil
+	}
+	out := ro.DeepCopy()
+	out.Status = st
+	written, err := r.mco.RolloutV1alpha1().Rollouts(ro.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{})
+	if err != nil {
+		return fmt.Errorf("update status of rollout %s/%s: %w", ro.Namespace, ro.Name, err)
+	}
+	r.own.Wrote(written)
+	return nil
+}
+
+// record turns a decision's events into Events on the template and the
+// Rollout.
+func (r *Controller) record(v *binding.View, ro *rolloutv1alpha1.Rollout, d rollout.Decision) {
+	rec := r.recorders.For(v.Key.String())
+	for _, e := range d.Events {
+		typ := "Normal"
+		if e.Warning {
+			typ = "Warning"
+		}
+		rec.Event(v.TemplateRef(), typ, e.Reason, e.Message)
+		rec.Event(ro, typ, e.Reason, e.Message)
+	}
+}
+
+func templateKey(ref workv1alpha2.ObjectReference) template.Key {
+	gv, _ := schema.ParseGroupVersion(ref.APIVersion)
+	return template.Key{GVK: gv.WithKind(ref.Kind), Namespace: ref.Namespace, Name: ref.Name}
+}

@@ -1,0 +1,48 @@
+package rollout
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
+	rolloutlisters "github.com/mco-org/mco/pkg/generated/listers/rollout/v1alpha1"
+	"github.com/mco-org/mco/pkg/placement"
+)
+
+// policies finds the RolloutPolicy or ClusterRolloutPolicy governing a
+// template.
+type policies struct {
+	namespaced rolloutlisters.RolloutPolicyLister
+	cluster    rolloutlisters.ClusterRolloutPolicyLister
+}
+
+// governing returns the spec and a reference of the policy that governs
+// tmpl: the most specific, as for propagation (a RolloutPolicy over a
+// ClusterRolloutPolicy, then name over label selector over kind, then the
+// smaller name). False when none selects it.
+func (p policies) governing(tmpl *unstructured.Unstructured) (*rolloutv1alpha1.RolloutPolicySpec, rolloutv1alpha1.PolicyReference, bool) {
+	var candidates []placement.Candidate
+	if ns := tmpl.GetNamespace(); ns != "" {
+		list, _ := p.namespaced.RolloutPolicies(ns).List(labels.Everything())
+		for _, rp := range list {
+			candidates = append(candidates, placement.Candidate{Namespace: rp.Namespace, Name: rp.Name,
+				Selectors: rp.Spec.ResourceSelectors, Deleting: rp.DeletionTimestamp != nil, Policy: rp})
+		}
+	}
+	list, _ := p.cluster.List(labels.Everything())
+	for _, crp := range list {
+		candidates = append(candidates, placement.Candidate{Name: crp.Name, IsCluster: true,
+			Selectors: crp.Spec.ResourceSelectors, Deleting: crp.DeletionTimestamp != nil, Policy: crp})
+	}
+	best, ok := placement.BestPolicy(tmpl, candidates)
+	if !ok {
+		return nil, rolloutv1alpha1.PolicyReference{}, false
+	}
+	switch pol := best.Policy.(type) {
+	case *rolloutv1alpha1.RolloutPolicy:
+		return &pol.Spec, rolloutv1alpha1.PolicyReference{Kind: rolloutv1alpha1.ResourceKindRolloutPolicy, Namespace: pol.Namespace, Name: pol.Name}, true
+	case *rolloutv1alpha1.ClusterRolloutPolicy:
+		return &pol.Spec, rolloutv1alpha1.PolicyReference{Kind: rolloutv1alpha1.ResourceKindClusterRolloutPolicy, Name: pol.Name}, true
+	}
+	return nil, rolloutv1alpha1.PolicyReference{}, false
+}

@@ -1,0 +1,58 @@
+package rollout
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
+)
+
+// RecordNamespace is where the Rollout and revisions of a template live:
+// its own namespace, karmada-system for a cluster-scoped template (whose
+// binding shares its name with no namespaced one there: templates in
+// karmada-system are never propagated).
+func RecordNamespace(templateNamespace string) string {
+	if templateNamespace == "" {
+		return "karmada-system"
+	}
+	return templateNamespace
+}
+
+// RevisionName names a revision's ControllerRevision.
+func RevisionName(rollout, hash string) string {
+	return fmt.Sprintf("%s-%s", rollout, hash)
+}
+
+// Revisions lists a Rollout's ControllerRevisions, oldest first.
+func Revisions(lister appslisters.ControllerRevisionLister, namespace, rollout string) ([]*appsv1.ControllerRevision, error) {
+	list, err := lister.ControllerRevisions(namespace).List(labels.SelectorFromSet(labels.Set{rolloutv1alpha1.RolloutLabel: rollout}))
+	if err != nil {
+		return nil, fmt.Errorf("list revisions of rollout %s/%s: %w", namespace, rollout, err)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Revision < list[j].Revision })
+	return list, nil
+}
+
+// Find returns the revision numbered rev among list, nil when absent.
+func Find(list []*appsv1.ControllerRevision, rev int64) *appsv1.ControllerRevision {
+	for _, r := range list {
+		if r.Revision == rev {
+			return r
+		}
+	}
+	return nil
+}
+
+// Decode returns the content a ControllerRevision keeps.
+func Decode(r *appsv1.ControllerRevision) (map[string]any, error) {
+	content := map[string]any{}
+	if err := json.Unmarshal(r.Data.Raw, &content); err != nil {
+		return nil, fmt.Errorf("decode revision %s/%s: %w", r.Namespace, r.Name, err)
+	}
+	return content, nil
+}
