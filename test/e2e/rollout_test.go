@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
+	"github.com/mco-org/mco/test/e2e/framework"
 )
 
 // stagedAppYAML is a Deployment with one replica in each of the three
@@ -164,6 +165,14 @@ func TestStagedRollout(t *testing.T) {
 	if m := memberImages(context.Background(), t, ns, "web"); m["member1"] != "nginx:1.28" {
 		t.Fatalf("a paused rollout went on: members run %v", m)
 	}
+	// kubectl rollout status on mco neither reports success nor waits in
+	// silence while the waves wait.
+	eventually(t, 30*time.Second, "kubectl rollout status shows the paused staged rollout", func(ctx context.Context) (bool, string) {
+		out, err := kubectlErr("", "-n", ns, "rollout", "status", "deploy/web", "--watch=false")
+		cond := kubectl(t, "", "-n", ns, "get", "deploy/web", "-o", `jsonpath={.status.conditions[?(@.type=="Progressing")]}`)
+		return err == nil && strings.Contains(out, "Waiting for deployment") && strings.Contains(cond, "StagedRolloutPaused"),
+			fmt.Sprintf("%s (%v); Progressing %s", out, err, cond)
+	})
 	kubectlMCO(t, "rollout", "resume", "-n", ns, "deploy/web").mustSucceed(t, "resume")
 	waitRollout(t, ns, "web", 3, rolloutv1alpha1.ConditionComplete, 2*time.Minute)
 	kubectl(t, "", "-n", ns, "patch", "rolloutpolicy", "web", "--type=json",
@@ -179,6 +188,10 @@ func TestStagedRollout(t *testing.T) {
 	if failed.code == 0 || !strings.Contains(failed.stdout, "member2") {
 		t.Fatalf("rollout status of a failed rollout: exit %d\n%s%s", failed.code, failed.stdout, failed.stderr)
 	}
+	eventually(t, 30*time.Second, "kubectl rollout status fails on the failed staged rollout", func(ctx context.Context) (bool, string) {
+		out, err := kubectlErr("", "-n", ns, "rollout", "status", "deploy/web", "--watch=false")
+		return err != nil && strings.Contains(out, "exceeded its progress deadline"), fmt.Sprintf("%s (%v)", out, err)
+	})
 	undoStart := time.Now()
 	kubectlMCO(t, "rollout", "undo", "-n", ns, "deploy/web").mustSucceed(t, "undo")
 	eventually(t, 60*time.Second, "member2 back at nginx:1.29", func(ctx context.Context) (bool, string) {
@@ -187,6 +200,7 @@ func TestStagedRollout(t *testing.T) {
 	})
 	t.Logf("undo to member2 running the previous image: %s", time.Since(undoStart).Round(100*time.Millisecond))
 	waitRollout(t, ns, "web", 3, rolloutv1alpha1.ConditionComplete, 90*time.Second)
+	kubectl(t, "", "-n", ns, "rollout", "status", "deploy/web", "--timeout=60s")
 	stop()
 	for _, m := range seen() {
 		if m["member1"] == "nginx:bad" || m["member3"] == "nginx:bad" {
@@ -238,4 +252,81 @@ func records(ro *rolloutv1alpha1.Rollout, revision int64) map[string]rolloutv1al
 		}
 	}
 	return out
+}
+
+// TestStagedRolloutRecovers: onFailure Rollback undoes a bad revision by
+// itself; a second change mid-rollout supersedes the first, which the
+// later waves never see; a paused rollout stays paused across a kill -9
+// of mco-controller-manager and goes on when resumed.
+func TestStagedRolloutRecovers(t *testing.T) {
+	ns := namespace(t, "staged-recovers")
+	kubectl(t, stagedAppYAML(ns, "api", "nginx:1.27", "  onFailure: Rollback\n"), "apply", "-f", "-")
+	waitRollout(t, ns, "api", 1, rolloutv1alpha1.ConditionComplete, 90*time.Second)
+
+	seen, stop := watchImages(t, ns, "api")
+	kubectl(t, "", "-n", ns, "patch", "deploy/api", "--type=merge",
+		"-p", `{"spec":{"template":{"metadata":{"labels":{"mco-org.github.io/never-ready":"true"}},"spec":{"containers":[{"name":"app","image":"nginx:bad"}]}}}}`)
+	eventually(t, 90*time.Second, "the bad revision rolled back by itself", func(ctx context.Context) (bool, string) {
+		image := kubectl(t, "", "-n", ns, "get", "deploy/api", "-o", "jsonpath={.spec.template.spec.containers[0].image}")
+		ro, err := rolloutOf(ctx, t, ns, "api")
+		if err != nil {
+			return false, err.Error()
+		}
+		return image == "nginx:1.27" && ro.Status.CurrentRevision == 1 && ro.Status.State() == rolloutv1alpha1.ConditionComplete,
+			fmt.Sprintf("template image %s, rollout revision %d %s", image, ro.Status.CurrentRevision, ro.Status.State())
+	})
+	eventually(t, 60*time.Second, "member2 back at nginx:1.27", func(ctx context.Context) (bool, string) {
+		m := memberImages(ctx, t, ns, "api")
+		return m["member2"] == "nginx:1.27", fmt.Sprint(m)
+	})
+	stop()
+	for _, m := range seen() {
+		if m["member1"] == "nginx:bad" || m["member3"] == "nginx:bad" {
+			t.Fatalf("the bad revision reached %v", m)
+		}
+	}
+
+	// A second change while the first is in its first wave.
+	seen, stop = watchImages(t, ns, "api")
+	kubectl(t, "", "-n", ns, "set", "image", "deploy/api", "app=nginx:1.28")
+	eventually(t, 60*time.Second, "member2 at nginx:1.28", func(ctx context.Context) (bool, string) {
+		m := memberImages(ctx, t, ns, "api")
+		return m["member2"] == "nginx:1.28", fmt.Sprint(m)
+	})
+	kubectl(t, "", "-n", ns, "set", "image", "deploy/api", "app=nginx:1.29")
+	waitRollout(t, ns, "api", 4, rolloutv1alpha1.ConditionComplete, 2*time.Minute)
+	stop()
+	if order := firstSeen(seen(), "nginx:1.29"); strings.Join(order, ",") != "member2,member1,member3" {
+		t.Fatalf("members got nginx:1.29 in the order %v; states seen %v", order, seen())
+	}
+	for _, m := range seen() {
+		if m["member1"] == "nginx:1.28" || m["member3"] == "nginx:1.28" {
+			t.Fatalf("the superseded revision reached %v", m)
+		}
+	}
+
+	// Paused mid-rollout, kill -9, restart: still paused; resume finishes.
+	kubectl(t, "", "-n", ns, "patch", "rolloutpolicy", "api", "--type=json",
+		"-p", `[{"op": "replace", "path": "/spec/waves/0/healthyFor", "value": "30s"}]`)
+	kubectl(t, "", "-n", ns, "set", "image", "deploy/api", "app=nginx:1.30")
+	eventually(t, 60*time.Second, "member2 at nginx:1.30", func(ctx context.Context) (bool, string) {
+		m := memberImages(ctx, t, ns, "api")
+		return m["member2"] == "nginx:1.30", fmt.Sprint(m)
+	})
+	kubectlMCO(t, "rollout", "pause", "-n", ns, "deploy/api").mustSucceed(t, "pause")
+	waitRollout(t, ns, "api", 5, rolloutv1alpha1.ConditionPaused, 30*time.Second)
+	cm := framework.Env.MCO.ControllerManager
+	if err := cm.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cm.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(35 * time.Second) // past healthyFor: a rollout that forgot its pause would go on
+	if m := memberImages(context.Background(), t, ns, "api"); m["member1"] != "nginx:1.29" || m["member3"] != "nginx:1.29" {
+		t.Fatalf("a paused rollout went on after a restart: members run %v", m)
+	}
+	waitRollout(t, ns, "api", 5, rolloutv1alpha1.ConditionPaused, 30*time.Second)
+	kubectlMCO(t, "rollout", "resume", "-n", ns, "deploy/api").mustSucceed(t, "resume")
+	waitRollout(t, ns, "api", 5, rolloutv1alpha1.ConditionComplete, 2*time.Minute)
 }

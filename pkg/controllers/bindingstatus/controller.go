@@ -18,13 +18,16 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	bindingcontroller "github.com/mco-org/mco/pkg/controllers/binding"
 	"github.com/mco-org/mco/pkg/controllers/shared"
+	rolloutlisters "github.com/mco-org/mco/pkg/generated/listers/rollout/v1alpha1"
 	"github.com/mco-org/mco/pkg/interpreter"
+	"github.com/mco-org/mco/pkg/rollout"
 	"github.com/mco-org/mco/pkg/template"
 )
 
@@ -40,6 +43,7 @@ type Controller struct {
 	works     cache.SharedIndexInformer // indexed by binding.IndexWorks
 	interp    *interpreter.Interpreter
 	scripts   *shared.ScriptReporter
+	rollouts  rolloutlisters.RolloutLister
 	loop      *controller.Controller[binding.Key]
 	workers   int
 }
@@ -52,10 +56,11 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	if err := binding.IndexWorks(works.Informer()); err != nil {
 		return nil, err
 	}
+	rollouts := c.MCOInformers.Rollout().V1alpha1().Rollouts()
 	s := &Controller{bindings: c.Bindings, templates: c.Templates, dynamic: c.Dynamic, works: works.Informer(), workers: c.Workers,
-		interp: c.Interpreter, scripts: c.Scripts}
+		interp: c.Interpreter, scripts: c.Scripts, rollouts: rollouts.Lister()}
 	s.loop = controller.New("binding-status", s.sync)
-	s.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced)
+	s.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced, rollouts.Informer().HasSynced)
 	s.loop.WaitFor(c.Templates.HasSynced, c.Customizations.HasSynced)
 	// Templates' statuses are summed again when their kind's
 	// customizations change.
@@ -93,6 +98,11 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		h   cache.ResourceEventHandler
 	}{
 		{rbs, onBinding}, {crbs, onBinding},
+		// A staged rollout's progress shows in its template's status.
+		{rollouts.Informer(), cache.ResourceEventHandlerFuncs{UpdateFunc: func(_, obj any) {
+			ro := obj.(*rolloutv1alpha1.Rollout)
+			s.loop.Enqueue(binding.Key{Namespace: ro.Spec.Resource.Namespace, Name: ro.Name})
+		}}},
 		{works.Informer(), cache.ResourceEventHandlerFuncs{AddFunc: onWork, UpdateFunc: func(_, obj any) { onWork(obj) }, DeleteFunc: onWork}},
 	} {
 		if _, err := x.inf.AddEventHandler(x.h); err != nil {
@@ -198,6 +208,10 @@ func (s *Controller) updateTemplate(ctx context.Context, v *binding.View) error 
 	}
 	if err != nil || !ok {
 		return err
+	}
+	if ro, err := s.rollouts.Rollouts(rollout.RecordNamespace(v.Key.Namespace)).Get(v.Key.Name); err == nil {
+		recorded, _ := cached.Object["status"].(map[string]any)
+		status = rollout.TemplateStatus(tk.GVK, status, recorded, v.Status.AggregatedStatus, ro, metav1.Now())
 	}
 	var want any // a script may leave the status out: then there is none
 	if status != nil {

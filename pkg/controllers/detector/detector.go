@@ -22,6 +22,7 @@ import (
 	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
@@ -380,11 +381,16 @@ func skipped(k template.Key) bool {
 // groups served locally; every member has its own.
 const automanagedLabel = "kube-aggregator.kubernetes.io/automanaged"
 
-// serverManaged tells whether mco-apiserver keeps the object for itself (a
-// local APIService), so that no policy propagates it.
+// serverManaged tells whether mco keeps the object for itself (a local
+// APIService, a staged rollout's ControllerRevision), so that no policy
+// propagates it.
 func serverManaged(obj metav1.Object) bool {
-	_, ok := obj.GetLabels()[automanagedLabel]
-	return ok
+	for _, l := range []string{automanagedLabel, rolloutv1alpha1.RolloutLabel} {
+		if _, ok := obj.GetLabels()[l]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // skippedNamespace tells whether templates in the namespace are never

@@ -49,6 +49,7 @@ func TestServerManaged(t *testing.T) {
 		{"an APIService the aggregator keeps for a local group", map[string]string{automanagedLabel: "onstart"}, true},
 		{"a CRD group's APIService", map[string]string{automanagedLabel: "true"}, true},
 		{"a user's APIService", map[string]string{"app": "metrics-server"}, false},
+		{"a staged rollout's ControllerRevision", map[string]string{"rollout.mco-org.github.io/rollout": "web-deployment"}, true},
 	}
 	for _, tc := range cases {
 		if got := serverManaged(&metav1.ObjectMeta{Labels: tc.labels}); got != tc.want {
