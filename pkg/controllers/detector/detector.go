@@ -22,8 +22,8 @@ import (
 	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
-	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
+	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
