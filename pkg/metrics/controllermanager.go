@@ -13,6 +13,10 @@ type ControllerManager struct {
 	CreateResourceToCluster   *prometheus.CounterVec
 	UpdateResourceToCluster   *prometheus.CounterVec
 	DeleteResourceFromCluster *prometheus.CounterVec
+	// Staged rollouts (mco's own).
+	RolloutWaveDuration *prometheus.HistogramVec
+	Rollouts            *prometheus.CounterVec
+	RolloutClusters     *prometheus.GaugeVec
 
 	clusters clusterGauges
 }
@@ -47,11 +51,25 @@ func NewControllerManager(reg prometheus.Registerer) (*ControllerManager, error)
 			Name: "delete_resource_from_cluster",
 			Help: "Number of resources deleted from member clusters.",
 		}, []string{"result", "apiversion", "kind", "member_cluster"}),
+		RolloutWaveDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "mco_rollout_wave_duration_seconds",
+			Help:    "Duration in seconds of one wave of a staged rollout, from its start until it passed or failed.",
+			Buckets: prometheus.ExponentialBuckets(1, 2, 14),
+		}, []string{"result"}),
+		Rollouts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mco_rollouts_total",
+			Help: "Staged rollouts that ended, by outcome: complete, failed, rolled_back or superseded.",
+		}, []string{"outcome"}),
+		RolloutClusters: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "mco_rollout_clusters",
+			Help: "Clusters given each revision of a staged rollout.",
+		}, []string{"namespace", "rollout", "revision"}),
 		clusters: newClusterGauges(),
 	}
 	collectors := []prometheus.Collector{
 		m.ClusterReadyState, m.ClusterSyncStatusDuration, m.BindingSyncWorkDuration,
 		m.CreateResourceToCluster, m.UpdateResourceToCluster, m.DeleteResourceFromCluster,
+		m.RolloutWaveDuration, m.Rollouts, m.RolloutClusters,
 		NewBuildInfo("mco-controller-manager"),
 	}
 	for _, g := range m.clusters.all() {

@@ -53,13 +53,15 @@ func (d *decider) advance() {
 			return
 		}
 		d.event(false, ReasonWavePassed, "Wave %s passed: revision %d is healthy on %s", w.Name, d.in.Target, list(w.Clusters))
+		d.waves = append(d.waves, WaveResult{Wave: w.Name, Result: "passed", Duration: d.in.Now.Sub(d.st.WaveStartTime.Time)})
 		d.st.WaveIndex, d.st.Wave, d.st.WaveStartTime = int32(i+1), "", nil
 		if i+1 == len(d.in.Waves) {
-			d.done()
+			d.done(OutcomeComplete)
 			return
 		}
 	}
-	// Every wave passed: a rollback waits for every cluster to be healthy.
+	// Every wave passed before the last was decided: a rollback, which
+	// waits for every cluster to be healthy.
 	var waiting []string
 	for i := range d.st.Clusters {
 		c := &d.st.Clusters[i]
@@ -73,17 +75,23 @@ func (d *decider) advance() {
 		waiting = append(waiting, fmt.Sprintf("%s (%s)", c.Name, c.Message))
 	}
 	if len(waiting) > 0 {
-		d.progress("Waiting for " + strings.Join(waiting, ", "))
+		d.set(rolloutv1alpha1.ConditionProgressing, true, ReasonRollingBack, "Rolling back; waiting for "+strings.Join(waiting, ", "))
+		d.set(rolloutv1alpha1.ConditionPaused, false, "NotPaused", "")
 		return
 	}
-	d.done()
+	d.done(OutcomeRolledBack)
 }
 
 // done marks the current revision complete everywhere.
-func (d *decider) done() {
+func (d *decider) done(outcome string) {
+	d.outcomes = append(d.outcomes, outcome)
 	d.st.StableRevision = d.st.CurrentRevision
 	d.st.WaveIndex, d.st.Wave, d.st.WaveStartTime = int32(len(d.in.Waves)), "", nil
 	d.complete("Revision %d runs on every cluster.", d.in.Target)
+	if outcome == OutcomeRolledBack {
+		d.event(false, ReasonRolledBack, "Rolled back: revision %d is healthy on every cluster again", d.in.Target)
+		return
+	}
 	d.event(false, ReasonRolloutComplete, "Revision %d is healthy on every cluster", d.in.Target)
 }
 
@@ -177,6 +185,10 @@ func (d *decider) fail(c *rolloutv1alpha1.ClusterRevision, action rolloutv1alpha
 	}
 	d.set(rolloutv1alpha1.ConditionFailed, true, ReasonWaveFailed, upper(msg))
 	d.event(true, ReasonWaveFailed, "%s", upper(msg))
+	d.outcomes = append(d.outcomes, OutcomeFailed)
+	if d.st.WaveStartTime != nil {
+		d.waves = append(d.waves, WaveResult{Wave: d.st.Wave, Result: "failed", Duration: d.in.Now.Sub(d.st.WaveStartTime.Time)})
+	}
 	if action == rolloutv1alpha1.FailureRollback {
 		if d.rollbackTo = d.rollbackTarget(); d.rollbackTo != 0 {
 			d.event(true, ReasonRollingBack, "Rolling back to revision %d (onFailure: Rollback)", d.rollbackTo)

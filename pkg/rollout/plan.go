@@ -59,7 +59,27 @@ type Decision struct {
 	RollbackTo int64
 	// After is when to decide again if nothing changes first; 0 for never.
 	After time.Duration
+	// Waves are the waves that ended in this decision, for metrics.
+	Waves []WaveResult
+	// Outcomes are the rollouts that ended in this decision: complete,
+	// failed, rolled_back or superseded.
+	Outcomes []string
 }
+
+// WaveResult is how one wave ended and how long it took.
+type WaveResult struct {
+	Wave     string
+	Result   string // passed or failed
+	Duration time.Duration
+}
+
+// Outcomes of a rollout, for metrics.
+const (
+	OutcomeComplete   = "complete"
+	OutcomeFailed     = "failed"
+	OutcomeRolledBack = "rolled_back"
+	OutcomeSuperseded = "superseded"
+)
 
 // Event reasons.
 const (
@@ -82,7 +102,7 @@ func Decide(in Input) Decision {
 	d := &decider{in: in, st: *in.Status.DeepCopy(), now: metav1.NewTime(in.Now)}
 	d.run()
 	d.pruneHistory()
-	return Decision{Status: d.st, Events: d.events, RollbackTo: d.rollbackTo, After: d.after}
+	return Decision{Status: d.st, Events: d.events, RollbackTo: d.rollbackTo, After: d.after, Waves: d.waves, Outcomes: d.outcomes}
 }
 
 type decider struct {
@@ -92,6 +112,8 @@ type decider struct {
 	events     []Event
 	rollbackTo int64
 	after      time.Duration
+	waves      []WaveResult
+	outcomes   []string
 }
 
 func (d *decider) run() {
@@ -141,6 +163,7 @@ func (d *decider) newRevision() {
 	if wasComplete {
 		d.event(false, ReasonRolloutStarted, "Rolling out revision %d in %d wave(s)", d.in.Target, len(d.in.Waves))
 	} else {
+		d.outcomes = append(d.outcomes, OutcomeSuperseded)
 		d.event(false, ReasonRolloutStarted, "Revision %d supersedes revision %d; starting again from the first wave", d.in.Target, from)
 	}
 }

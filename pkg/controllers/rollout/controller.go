@@ -8,8 +8,10 @@ package rollout
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -52,8 +54,10 @@ type Controller struct {
 	recorders *events.Sharded
 	metrics   *metrics.ControllerManager
 	loop      *controller.Controller[binding.Key]
-	workers   int
-	now       func() time.Time
+	// policyLoop counts each policy's rollouts into its status.
+	policyLoop *controller.Controller[rolloutv1alpha1.PolicyReference]
+	workers    int
+	now        func() time.Time
 }
 
 // ownRolloutsSize is how many of its own Rollout writes the controller
@@ -82,6 +86,9 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		return nil, fmt.Errorf("rollout controller: %w", err)
 	}
 	r.loop = controller.New("rollout", r.sync)
+	r.policyLoop = controller.New("rollout-policy-status", r.syncPolicy)
+	r.policyLoop.WaitFor(rps.Informer().HasSynced, crps.Informer().HasSynced, rollouts.Informer().HasSynced)
+	onRollout, onPolicy := r.policyHandlers()
 	r.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, rps.Informer().HasSynced, crps.Informer().HasSynced,
 		rollouts.Informer().HasSynced, works.Informer().HasSynced, clusters.Informer().HasSynced,
 		revisions.Informer().HasSynced, c.Templates.HasSynced)
@@ -95,13 +102,19 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		{crps.Informer(), r.everyBinding()},
 		{rollouts.Informer(), r.rolloutHandler()},
 		{works.Informer(), r.workHandler()},
+		{rollouts.Informer(), onRollout},
+		{rps.Informer(), onPolicy},
+		{crps.Informer(), onPolicy},
 	}
 	for _, x := range handlers {
 		if _, err := x.inf.AddEventHandler(x.h); err != nil {
 			return nil, fmt.Errorf("rollout controller: %w", err)
 		}
 	}
-	return func(ctx context.Context) error { return r.loop.Run(ctx, r.workers) }, nil
+	return func(ctx context.Context) error {
+		go func() { _ = r.policyLoop.Run(ctx, 1) }()
+		return r.loop.Run(ctx, r.workers)
+	}, nil
 }
 
 // sync decides the rollout of one binding's template.
@@ -148,6 +161,7 @@ func (r *Controller) sync(ctx context.Context, k binding.Key) error {
 		return err
 	}
 	r.record(v, ro, d)
+	r.observe(ro, d)
 	if d.RollbackTo != 0 {
 		decided := ro.DeepCopy()
 		decided.Status = d.Status
@@ -231,6 +245,24 @@ func (r *Controller) record(v *binding.View, ro *rolloutv1alpha1.Rollout, d roll
 		}
 		rec.Event(v.TemplateRef(), typ, e.Reason, e.Message)
 		rec.Event(ro, typ, e.Reason, e.Message)
+	}
+}
+
+// observe feeds the rollout metrics from a decision.
+func (r *Controller) observe(ro *rolloutv1alpha1.Rollout, d rollout.Decision) {
+	for _, w := range d.Waves {
+		r.metrics.RolloutWaveDuration.WithLabelValues(w.Result).Observe(w.Duration.Seconds())
+	}
+	for _, o := range d.Outcomes {
+		r.metrics.Rollouts.WithLabelValues(o).Inc()
+	}
+	counts := map[int64]int{}
+	for _, c := range d.Status.Clusters {
+		counts[c.Revision]++
+	}
+	r.metrics.RolloutClusters.DeletePartialMatch(prometheus.Labels{"namespace": ro.Namespace, "rollout": ro.Name})
+	for rev, n := range counts {
+		r.metrics.RolloutClusters.WithLabelValues(ro.Namespace, ro.Name, strconv.FormatInt(rev, 10)).Set(float64(n))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/prometheus/client_golang/prometheus"
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -117,6 +118,7 @@ func (r *Controller) ensureRollout(ctx context.Context, ns, name string, ref wor
 // staging.
 func (r *Controller) forget(ctx context.Context, k binding.Key) error {
 	ns := rollout.RecordNamespace(k.Namespace)
+	r.metrics.RolloutClusters.DeletePartialMatch(prometheus.Labels{"namespace": ns, "rollout": k.Name})
 	if _, err := r.rollouts.Rollouts(ns).Get(k.Name); err == nil {
 		err := r.mco.RolloutV1alpha1().Rollouts(ns).Delete(ctx, k.Name, metav1.DeleteOptions{})
 		if err != nil && !apierrors.IsNotFound(err) {
