@@ -46,7 +46,9 @@ func TestValidateRolloutPolicy(t *testing.T) {
 		{"a good percentage", func(s *rolloutv1alpha1.RolloutPolicySpec) { s.Waves[0].MaxUnavailableClusters = pct("50%") }, ""},
 		{"a negative healthyFor", func(s *rolloutv1alpha1.RolloutPolicySpec) { s.Waves[0].HealthyFor.Duration = -time.Second }, "spec.waves[0].healthyFor"},
 		{"a zero timeout", func(s *rolloutv1alpha1.RolloutPolicySpec) { s.HealthCheck.Timeout = &metav1.Duration{} }, "spec.healthCheck.timeout"},
-		{"a condition without a type", func(s *rolloutv1alpha1.RolloutPolicySpec) { s.HealthCheck.Condition = &rolloutv1alpha1.ConditionCheck{} }, "spec.healthCheck.condition.type"},
+		{"a condition without a type", func(s *rolloutv1alpha1.RolloutPolicySpec) {
+			s.HealthCheck.Condition = &rolloutv1alpha1.ConditionCheck{}
+		}, "spec.healthCheck.condition.type"},
 		{"an unknown failure action", func(s *rolloutv1alpha1.RolloutPolicySpec) { s.OnFailure = "Explode" }, "spec.onFailure"},
 	}
 	for _, tc := range tests {
