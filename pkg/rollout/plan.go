@@ -101,6 +101,9 @@ const (
 func Decide(in Input) Decision {
 	d := &decider{in: in, st: *in.Status.DeepCopy(), now: metav1.NewTime(in.Now)}
 	d.run()
+	if h := d.history(d.in.Target); d.in.ChangeCause != "" {
+		h.ChangeCause = d.in.ChangeCause // a change cause annotated after the change
+	}
 	d.pruneHistory()
 	return Decision{Status: d.st, Events: d.events, RollbackTo: d.rollbackTo, After: d.after, Waves: d.waves, Outcomes: d.outcomes}
 }

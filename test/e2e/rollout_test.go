@@ -130,6 +130,7 @@ func TestStagedRollout(t *testing.T) {
 
 	// An image change goes wave by wave.
 	seen, stop := watchImages(t, ns, "web")
+	writesBefore := controllerManagerWrites(t)
 	start := time.Now()
 	kubectl(t, "", "-n", ns, "set", "image", "deploy/web", "app=nginx:1.28")
 	kubectl(t, "", "-n", ns, "annotate", "deploy/web", "kubernetes.io/change-cause=nginx 1.28")
@@ -141,6 +142,7 @@ func TestStagedRollout(t *testing.T) {
 		t.Fatalf("members got nginx:1.28 in the order %v, want member2, member1, member3; states seen %v", order, seen())
 	}
 	t.Logf("image change to last wave healthy: %s", elapsed.Round(100*time.Millisecond))
+	t.Logf("mco-controller-manager's writes during the rollout, by resource: %v", diffWrites(writesBefore, controllerManagerWrites(t)))
 	rec := records(ro, 2)
 	if a, h := rec["member1"].AppliedTime, rec["member2"].HealthyTime; a == nil || h == nil || a.Sub(h.Time) < 5*time.Second {
 		t.Fatalf("member1 got revision 2 at %v, member2 became healthy at %v: want healthyFor (5s) between", a, h)
@@ -329,4 +331,51 @@ func TestStagedRolloutRecovers(t *testing.T) {
 	waitRollout(t, ns, "api", 5, rolloutv1alpha1.ConditionPaused, 30*time.Second)
 	kubectlMCO(t, "rollout", "resume", "-n", ns, "deploy/api").mustSucceed(t, "resume")
 	waitRollout(t, ns, "api", 5, rolloutv1alpha1.ConditionComplete, 2*time.Minute)
+}
+
+// controllerManagerWrites counts mco-apiserver's write requests so far by
+// resource (group/resource/subresource), from its metrics.
+func controllerManagerWrites(t *testing.T) map[string]float64 {
+	t.Helper()
+	kube, _ := mcoClients(t)
+	raw, err := kube.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(context.Background())
+	if err != nil {
+		t.Fatalf("mco-apiserver metrics: %v", err)
+	}
+	out := map[string]float64{}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if !strings.HasPrefix(line, "apiserver_request_total{") {
+			continue
+		}
+		labels := map[string]string{}
+		body := line[strings.Index(line, "{")+1 : strings.LastIndex(line, "}")]
+		for _, kv := range strings.Split(body, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			labels[k] = strings.Trim(v, `"`)
+		}
+		switch labels["verb"] {
+		case "POST", "PUT", "PATCH", "DELETE", "APPLY", "UPDATE", "CREATE":
+		default:
+			continue
+		}
+		var n float64
+		fmt.Sscanf(strings.TrimSpace(line[strings.LastIndex(line, "}")+1:]), "%g", &n)
+		key := labels["group"] + "/" + labels["resource"]
+		if labels["subresource"] != "" {
+			key += "/" + labels["subresource"]
+		}
+		out[key] += n
+	}
+	return out
+}
+
+// diffWrites is after minus before, leaving out resources not written.
+func diffWrites(before, after map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range after {
+		if d := v - before[k]; d > 0 {
+			out[k] = d
+		}
+	}
+	return out
 }

@@ -160,7 +160,7 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 	if err != nil {
 		return err
 	}
-	stage, err := stagedOf(b.rollouts, b.revisions, k)
+	stage, err := stagedOf(b.rollouts, b.revisions, k, tmpl)
 	if err != nil {
 		return err
 	}

@@ -19,11 +19,15 @@ import (
 type staged struct {
 	given    map[string]int64
 	contents map[int64]map[string]any
+	// live is the revision whose content the template has now (0 when no
+	// ControllerRevision holds it yet): clusters given it get the template
+	// as it is, with what is not content (its change cause) up to date.
+	live int64
 }
 
 // stagedOf returns the rollout state of a binding's template, nil when its
 // changes are not staged (no Rollout, or none decided yet).
-func stagedOf(rollouts rolloutlisters.RolloutLister, revisions appslisters.ControllerRevisionLister, k binding.Key) (*staged, error) {
+func stagedOf(rollouts rolloutlisters.RolloutLister, revisions appslisters.ControllerRevisionLister, k binding.Key, tmpl *unstructured.Unstructured) (*staged, error) {
 	ns := rollout.RecordNamespace(k.Namespace)
 	r, err := rollouts.Rollouts(ns).Get(k.Name)
 	if apierrors.IsNotFound(err) {
@@ -40,6 +44,15 @@ func stagedOf(rollouts rolloutlisters.RolloutLister, revisions appslisters.Contr
 		return nil, err
 	}
 	s := &staged{given: map[string]int64{}, contents: map[int64]map[string]any{}}
+	hash, err := rollout.Hash(rollout.Content(tmpl))
+	if err != nil {
+		return nil, err
+	}
+	for _, cr := range list {
+		if cr.Labels[rolloutv1alpha1.RevisionHashLabel] == hash {
+			s.live = cr.Revision
+		}
+	}
 	for _, c := range r.Status.Clusters {
 		s.given[c.Name] = c.Revision
 		if _, ok := s.contents[c.Revision]; ok {
@@ -62,6 +75,9 @@ func (s *staged) template(tmpl *unstructured.Unstructured, cluster string) (*uns
 	rev, ok := s.given[cluster]
 	if !ok {
 		return nil, "", false
+	}
+	if rev == s.live {
+		return tmpl.DeepCopy(), strconv.FormatInt(rev, 10), true
 	}
 	return rollout.WithContent(tmpl, s.contents[rev]), strconv.FormatInt(rev, 10), true
 }
