@@ -379,3 +379,69 @@ func diffWrites(before, after map[string]float64) map[string]float64 {
 	}
 	return out
 }
+
+// TestStagedRolloutOfAClusterScopedTemplate: a ClusterRolloutPolicy stages
+// a ClusterRole's change, member2 first; its record lives in
+// karmada-system.
+func TestStagedRolloutOfAClusterScopedTemplate(t *testing.T) {
+	kubectl(t, `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: staged-reader}
+rules: [{apiGroups: [""], resources: [configmaps], verbs: [get]}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: staged-reader}
+spec:
+  resourceSelectors: [{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: staged-reader}]
+  placement: {clusterAffinity: {clusterNames: [member1, member2, member3]}}
+---
+apiVersion: rollout.mco-org.github.io/v1alpha1
+kind: ClusterRolloutPolicy
+metadata: {name: staged-reader}
+spec:
+  resourceSelectors: [{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: staged-reader}]
+  waves:
+  - {name: canary, clusterNames: [member2], healthyFor: 10s}
+  - {name: rest, rest: true}
+`, "apply", "-f", "-")
+	_, mco := mcoClients(t)
+	get := func(ctx context.Context) (*rolloutv1alpha1.Rollout, error) {
+		return mco.RolloutV1alpha1().Rollouts("karmada-system").Get(ctx, "staged-reader-clusterrole", metav1.GetOptions{})
+	}
+	verbs := func(ctx context.Context) map[string]string {
+		out := map[string]string{}
+		for _, m := range members {
+			cr, err := memberClient(t, m).RbacV1().ClusterRoles().Get(ctx, "staged-reader", metav1.GetOptions{})
+			if err != nil {
+				out[m] = "-"
+				continue
+			}
+			out[m] = strings.Join(cr.Rules[0].Verbs, ",")
+		}
+		return out
+	}
+	eventually(t, 60*time.Second, "revision 1 complete", func(ctx context.Context) (bool, string) {
+		ro, err := get(ctx)
+		if err != nil {
+			return false, err.Error()
+		}
+		return ro.Status.State() == rolloutv1alpha1.ConditionComplete, fmt.Sprintf("%s %v", ro.Status.State(), verbs(ctx))
+	})
+	kubectl(t, "", "patch", "clusterrole", "staged-reader", "--type=json", "-p", `[{"op": "add", "path": "/rules/0/verbs/-", "value": "list"}]`)
+	eventually(t, 30*time.Second, "member2 first", func(ctx context.Context) (bool, string) {
+		v := verbs(ctx)
+		return v["member2"] == "get,list" && v["member1"] == "get" && v["member3"] == "get", fmt.Sprint(v)
+	})
+	eventually(t, 60*time.Second, "every member after healthyFor", func(ctx context.Context) (bool, string) {
+		v := verbs(ctx)
+		return v["member1"] == "get,list" && v["member3"] == "get,list", fmt.Sprint(v)
+	})
+	kubectl(t, "", "delete", "clusterrolloutpolicy", "staged-reader")
+	eventually(t, 30*time.Second, "the record and revisions go with the policy", func(ctx context.Context) (bool, string) {
+		_, err := get(ctx)
+		kube, _ := mcoClients(t)
+		revs, _ := kube.AppsV1().ControllerRevisions("karmada-system").List(ctx, metav1.ListOptions{LabelSelector: rolloutv1alpha1.RolloutLabel})
+		return apierrors.IsNotFound(err) && len(revs.Items) == 0, fmt.Sprintf("rollout: %v; %d revisions", err, len(revs.Items))
+	})
+}

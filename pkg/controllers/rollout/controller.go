@@ -126,7 +126,7 @@ func (r *Controller) sync(ctx context.Context, k binding.Key) error {
 	if err != nil {
 		return err
 	}
-	if v.Meta.DeletionTimestamp != nil {
+	if v.Meta.DeletionTimestamp != nil || !r.policies.any(k.Namespace) {
 		return r.forget(ctx, k)
 	}
 	tmpl, err := r.templates.GetFresh(ctx, r.dynamic, templateKey(v.Spec.Resource), v.Spec.Resource.ResourceVersion)

@@ -46,3 +46,17 @@ func (p policies) governing(tmpl *unstructured.Unstructured) (*rolloutv1alpha1.R
 	}
 	return nil, rolloutv1alpha1.PolicyReference{}, false
 }
+
+// any tells, cheaply, whether some policy could govern a template of
+// namespace (empty for a cluster-scoped one): most templates have none,
+// and are then not read at all.
+func (p policies) any(namespace string) bool {
+	if list, _ := p.cluster.List(labels.Everything()); len(list) > 0 {
+		return true
+	}
+	if namespace == "" {
+		return false
+	}
+	list, _ := p.namespaced.RolloutPolicies(namespace).List(labels.Everything())
+	return len(list) > 0
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -98,11 +99,21 @@ func (r *Controller) ensureRollout(ctx context.Context, ns, name string, ref wor
 		return nil, err
 	}
 	api := r.mco.RolloutV1alpha1().Rollouts(ns)
-	ro, err = api.Create(ctx, &rolloutv1alpha1.Rollout{
+	want := &rolloutv1alpha1.Rollout{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec: rolloutv1alpha1.RolloutSpec{Resource: rolloutv1alpha1.ResourceReference{
 			APIVersion: ref.APIVersion, Kind: ref.Kind, Namespace: ref.Namespace, Name: ref.Name}},
-	}, metav1.CreateOptions{})
+	}
+	ro, err = api.Create(ctx, want, metav1.CreateOptions{})
+	if apierrors.IsNotFound(err) && ref.Namespace == "" {
+		// The records of cluster-scoped templates live in karmada-system,
+		// which nothing else may have created yet.
+		_, nsErr := r.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+		if nsErr != nil && !apierrors.IsAlreadyExists(nsErr) {
+			return nil, fmt.Errorf("create namespace %s: %w", ns, nsErr)
+		}
+		ro, err = api.Create(ctx, want, metav1.CreateOptions{})
+	}
 	if apierrors.IsAlreadyExists(err) {
 		ro, err = api.Get(ctx, name, metav1.GetOptions{})
 	}
@@ -119,11 +130,15 @@ func (r *Controller) ensureRollout(ctx context.Context, ns, name string, ref wor
 func (r *Controller) forget(ctx context.Context, k binding.Key) error {
 	ns := rollout.RecordNamespace(k.Namespace)
 	r.metrics.RolloutClusters.DeletePartialMatch(prometheus.Labels{"namespace": ns, "rollout": k.Name})
-	if _, err := r.rollouts.Rollouts(ns).Get(k.Name); err == nil {
-		err := r.mco.RolloutV1alpha1().Rollouts(ns).Delete(ctx, k.Name, metav1.DeleteOptions{})
-		if err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("delete rollout %s/%s: %w", ns, k.Name, err)
-		}
+	if _, err := r.rollouts.Rollouts(ns).Get(k.Name); err != nil {
+		return nil // nothing kept for it (revisions go before their record)
 	}
-	return r.prune(ctx, ns, k.Name, nil)
+	if err := r.prune(ctx, ns, k.Name, nil); err != nil {
+		return err
+	}
+	err := r.mco.RolloutV1alpha1().Rollouts(ns).Delete(ctx, k.Name, metav1.DeleteOptions{})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("delete rollout %s/%s: %w", ns, k.Name, err)
+	}
+	return nil
 }
