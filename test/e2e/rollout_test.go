@@ -210,6 +210,11 @@ func TestStagedRollout(t *testing.T) {
 		}
 	}
 
+	eventually(t, 30*time.Second, "the policy counts its complete rollout", func(ctx context.Context) (bool, string) {
+		got := kubectl(t, "", "-n", ns, "get", "rolloutpolicy", "web", "-o", "jsonpath={.status.rollouts}/{.status.complete}")
+		return got == "1/1", got
+	})
+
 	// The history: every revision, with per-cluster times and results.
 	hist := kubectlMCO(t, "rollout", "history", "-n", ns, "deploy/web")
 	hist.mustSucceed(t, "history")
@@ -330,7 +335,12 @@ func TestStagedRolloutRecovers(t *testing.T) {
 	}
 	waitRollout(t, ns, "api", 5, rolloutv1alpha1.ConditionPaused, 30*time.Second)
 	kubectlMCO(t, "rollout", "resume", "-n", ns, "deploy/api").mustSucceed(t, "resume")
-	waitRollout(t, ns, "api", 5, rolloutv1alpha1.ConditionComplete, 2*time.Minute)
+	follow := kubectlMCO(t, "rollout", "status", "-n", ns, "deploy/api", "-w", "--timeout", "2m")
+	follow.mustSucceed(t, "rollout status -w until complete")
+	if !strings.Contains(follow.stdout, "State: Complete") || !strings.Contains(follow.stdout, "revision 5, stable 5") {
+		t.Fatalf("rollout status -w did not follow to the end:\n%s", follow.stdout)
+	}
+	waitRollout(t, ns, "api", 5, rolloutv1alpha1.ConditionComplete, 10*time.Second)
 }
 
 // controllerManagerWrites counts mco-apiserver's write requests so far by

@@ -44,6 +44,8 @@ func Policy(extraRoles []rbacv1.ClusterRole, extraBindings []rbacv1.ClusterRoleB
 const (
 	policyGroup = "policy.karmada.io"
 	workGroup   = "work.karmada.io"
+	// mco's own
+	rolloutGroup = "rollout.mco-org.github.io"
 )
 
 var (
@@ -54,7 +56,9 @@ var (
 // aggregatedRoles put mco's namespaced kinds into admin, edit and view
 // through the aggregation labels: who may edit a namespace's Deployments
 // may edit its PropagationPolicies and OverridePolicies, and read its
-// ResourceBindings, which the controllers write.
+// ResourceBindings, which the controllers write; likewise its
+// RolloutPolicies, and its Rollouts (mco makes them; editors pause,
+// resume and roll back through them).
 func aggregatedRoles() []rbacv1.ClusterRole {
 	role := func(name, label string, rules ...rbacv1.PolicyRule) rbacv1.ClusterRole {
 		return rbacv1.ClusterRole{
@@ -67,8 +71,12 @@ func aggregatedRoles() []rbacv1.ClusterRole {
 	return []rbacv1.ClusterRole{
 		role("mco:aggregate-to-view", "view",
 			rbacv1.PolicyRule{APIGroups: []string{policyGroup}, Resources: policies, Verbs: readVerbs},
-			rbacv1.PolicyRule{APIGroups: []string{workGroup}, Resources: []string{"resourcebindings", "resourcebindings/status"}, Verbs: readVerbs}),
+			rbacv1.PolicyRule{APIGroups: []string{workGroup}, Resources: []string{"resourcebindings", "resourcebindings/status"}, Verbs: readVerbs},
+			rbacv1.PolicyRule{APIGroups: []string{rolloutGroup}, Resources: []string{"rolloutpolicies", "rolloutpolicies/status",
+				"rollouts", "rollouts/status"}, Verbs: readVerbs}),
 		role("mco:aggregate-to-edit", "edit",
-			rbacv1.PolicyRule{APIGroups: []string{policyGroup}, Resources: policies, Verbs: writeVerbs}),
+			rbacv1.PolicyRule{APIGroups: []string{policyGroup}, Resources: policies, Verbs: writeVerbs},
+			rbacv1.PolicyRule{APIGroups: []string{rolloutGroup}, Resources: []string{"rolloutpolicies"}, Verbs: writeVerbs},
+			rbacv1.PolicyRule{APIGroups: []string{rolloutGroup}, Resources: []string{"rollouts"}, Verbs: []string{"update", "patch"}}),
 	}
 }
