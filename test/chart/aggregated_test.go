@@ -9,7 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/mco-org/mco/pkg/registry/karmada"
+	"github.com/mco-org/mco/pkg/apiserver"
 )
 
 // TestAggregatedMode: with mode aggregated the chart registers one
@@ -31,7 +31,7 @@ func TestAggregatedMode(t *testing.T) {
 	}
 
 	var want, got []string
-	for _, r := range karmada.Resources() {
+	for _, r := range apiserver.OwnResources() {
 		if name := r.Version + "." + r.Resource.Group; !slices.Contains(want, name) {
 			want = append(want, name)
 		}

@@ -94,7 +94,8 @@ func TestCustomResourceDefinitions(t *testing.T) {
 		{"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w3, namespace: default}\nspec: {replicas: 11}\n", "at most 10 replicas"},
 		{"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w4, namespace: default}\nspec: {colour: red}\n", `unknown field "spec.colour"`},
 		{strings.ReplaceAll(widgetCRD, "example.com", "policy.karmada.io"), `group "policy.karmada.io" is served by mco-apiserver itself`},
-		{strings.ReplaceAll(widgetCRD, "example.com", "rollout.mco-org.github.io"), "mco-org.github.io domain"},
+		{strings.ReplaceAll(widgetCRD, "example.com", "rollout.mco-org.github.io"), `group "rollout.mco-org.github.io" is served by mco-apiserver itself`},
+		{strings.ReplaceAll(widgetCRD, "example.com", "extras.mco-org.github.io"), "mco-org.github.io domain"},
 	} {
 		_, stderr, err := s.Kubectl(t, bad.yaml, "apply", "-f", "-")
 		if err == nil || !strings.Contains(stderr, bad.want) {

@@ -3,7 +3,9 @@ package rollout
 import (
 	"context"
 	"fmt"
+	"sort"
 
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -12,12 +14,20 @@ import (
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 )
 
-// countRollouts counts, by state, the Rollouts whose status names policy.
+// countRollouts counts, by state, the Rollouts whose status names policy,
+// and summarizes the first of them.
 func countRollouts(rollouts []*rolloutv1alpha1.Rollout, policy rolloutv1alpha1.PolicyReference) rolloutv1alpha1.RolloutPolicyStatus {
 	var st rolloutv1alpha1.RolloutPolicyStatus
+	sort.Slice(rollouts, func(i, j int) bool {
+		a, b := rollouts[i], rollouts[j]
+		return a.Namespace < b.Namespace || a.Namespace == b.Namespace && a.Name < b.Name
+	})
 	for _, ro := range rollouts {
 		if ro.Status.Policy != policy {
 			continue
+		}
+		if len(st.Summaries) < rolloutv1alpha1.MaxSummaries {
+			st.Summaries = append(st.Summaries, summary(ro))
 		}
 		st.Rollouts++
 		switch ro.Status.State() {
@@ -32,6 +42,16 @@ func countRollouts(rollouts []*rolloutv1alpha1.Rollout, policy rolloutv1alpha1.P
 		}
 	}
 	return st
+}
+
+// summary is where one rollout stands.
+func summary(ro *rolloutv1alpha1.Rollout) rolloutv1alpha1.RolloutSummary {
+	s := rolloutv1alpha1.RolloutSummary{Namespace: ro.Namespace, Name: ro.Name, Resource: ro.Spec.Resource,
+		CurrentRevision: ro.Status.CurrentRevision, StableRevision: ro.Status.StableRevision, Wave: ro.Status.Wave, State: ro.Status.State()}
+	for _, c := range ro.Status.Clusters {
+		s.Clusters = append(s.Clusters, rolloutv1alpha1.ClusterSummary{Name: c.Name, Revision: c.Revision, Health: c.Health})
+	}
+	return s
 }
 
 // syncPolicy writes the counts of one policy's rollouts into its status.
@@ -51,7 +71,7 @@ func (r *Controller) syncPolicy(ctx context.Context, p rolloutv1alpha1.PolicyRef
 			return err
 		}
 		st.ObservedGeneration = rp.Generation
-		if rp.Status == st {
+		if apiequality.Semantic.DeepEqual(rp.Status, st) {
 			return nil
 		}
 		out := rp.DeepCopy()
@@ -67,7 +87,7 @@ func (r *Controller) syncPolicy(ctx context.Context, p rolloutv1alpha1.PolicyRef
 			return err
 		}
 		st.ObservedGeneration = crp.Generation
-		if crp.Status == st {
+		if apiequality.Semantic.DeepEqual(crp.Status, st) {
 			return nil
 		}
 		out := crp.DeepCopy()
@@ -100,7 +120,7 @@ func (r *Controller) policyHandlers() (rollouts, policies cache.ResourceEventHan
 		AddFunc: named,
 		UpdateFunc: func(oldObj, newObj any) {
 			o, n := oldObj.(*rolloutv1alpha1.Rollout), newObj.(*rolloutv1alpha1.Rollout)
-			if o.Status.Policy != n.Status.Policy || o.Status.State() != n.Status.State() {
+			if o.Status.Policy != n.Status.Policy || !apiequality.Semantic.DeepEqual(summary(o), summary(n)) {
 				named(oldObj)
 				named(newObj)
 			}

@@ -188,7 +188,8 @@ const (
 	FailureContinue FailureAction = "Continue"
 )
 
-// RolloutPolicyStatus counts the rollouts a policy governs by state.
+// RolloutPolicyStatus counts the rollouts a policy governs by state and
+// says where each stands.
 type RolloutPolicyStatus struct {
 	// ObservedGeneration is the policy generation the counts reflect.
 	// +optional
@@ -208,4 +209,50 @@ type RolloutPolicyStatus struct {
 	Failed int32 `json:"failed,omitempty"`
 	// +optional
 	Complete int32 `json:"complete,omitempty"`
+
+	// Summaries say where each rollout stands, the first 50 by namespace
+	// and name (the counts above cover them all); each one's Rollout has
+	// its history.
+	// +optional
+	Summaries []RolloutSummary `json:"summaries,omitempty"`
+}
+
+// MaxSummaries bounds a policy's status.summaries.
+const MaxSummaries = 50
+
+// RolloutSummary is where one rollout a policy governs stands.
+type RolloutSummary struct {
+	// Namespace and Name of the Rollout.
+	// +required
+	Namespace string `json:"namespace"`
+	// +required
+	Name string `json:"name"`
+	// Resource is the template.
+	// +required
+	Resource ResourceReference `json:"resource"`
+	// CurrentRevision is the revision being rolled out; StableRevision the
+	// last that reached every cluster.
+	// +optional
+	CurrentRevision int64 `json:"currentRevision,omitempty"`
+	// +optional
+	StableRevision int64 `json:"stableRevision,omitempty"`
+	// Wave in progress.
+	// +optional
+	Wave string `json:"wave,omitempty"`
+	// State is Progressing, Paused, Failed or Complete.
+	// +optional
+	State string `json:"state,omitempty"`
+	// Clusters are each cluster's revision and health.
+	// +optional
+	Clusters []ClusterSummary `json:"clusters,omitempty"`
+}
+
+// ClusterSummary is one cluster's revision and health in a rollout.
+type ClusterSummary struct {
+	// +required
+	Name string `json:"name"`
+	// +required
+	Revision int64 `json:"revision"`
+	// +optional
+	Health ClusterHealth `json:"health,omitempty"`
 }
