@@ -184,6 +184,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationrolloutv1alpha1.ClusterRevisionApplyConfiguration{}
 	case rolloutv1alpha1.SchemeGroupVersion.WithKind("ClusterRolloutPolicy"):
 		return &applyconfigurationrolloutv1alpha1.ClusterRolloutPolicyApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("ClusterSummary"):
+		return &applyconfigurationrolloutv1alpha1.ClusterSummaryApplyConfiguration{}
 	case rolloutv1alpha1.SchemeGroupVersion.WithKind("ConditionCheck"):
 		return &applyconfigurationrolloutv1alpha1.ConditionCheckApplyConfiguration{}
 	case rolloutv1alpha1.SchemeGroupVersion.WithKind("HealthCheck"):
@@ -208,6 +210,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationrolloutv1alpha1.RolloutSpecApplyConfiguration{}
 	case rolloutv1alpha1.SchemeGroupVersion.WithKind("RolloutStatus"):
 		return &applyconfigurationrolloutv1alpha1.RolloutStatusApplyConfiguration{}
+	case rolloutv1alpha1.SchemeGroupVersion.WithKind("RolloutSummary"):
+		return &applyconfigurationrolloutv1alpha1.RolloutSummaryApplyConfiguration{}
 	case rolloutv1alpha1.SchemeGroupVersion.WithKind("Wave"):
 		return &applyconfigurationrolloutv1alpha1.WaveApplyConfiguration{}
 	case rolloutv1alpha1.SchemeGroupVersion.WithKind("WaveRelease"):

@@ -139,6 +139,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		rolloutv1alpha1.ClusterRevision{}.OpenAPIModelName():                         schema_pkg_apis_rollout_v1alpha1_ClusterRevision(ref),
 		rolloutv1alpha1.ClusterRolloutPolicy{}.OpenAPIModelName():                    schema_pkg_apis_rollout_v1alpha1_ClusterRolloutPolicy(ref),
 		rolloutv1alpha1.ClusterRolloutPolicyList{}.OpenAPIModelName():                schema_pkg_apis_rollout_v1alpha1_ClusterRolloutPolicyList(ref),
+		rolloutv1alpha1.ClusterSummary{}.OpenAPIModelName():                          schema_pkg_apis_rollout_v1alpha1_ClusterSummary(ref),
 		rolloutv1alpha1.ConditionCheck{}.OpenAPIModelName():                          schema_pkg_apis_rollout_v1alpha1_ConditionCheck(ref),
 		rolloutv1alpha1.HealthCheck{}.OpenAPIModelName():                             schema_pkg_apis_rollout_v1alpha1_HealthCheck(ref),
 		rolloutv1alpha1.PolicyReference{}.OpenAPIModelName():                         schema_pkg_apis_rollout_v1alpha1_PolicyReference(ref),
@@ -153,6 +154,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		rolloutv1alpha1.RolloutPolicyStatus{}.OpenAPIModelName():                     schema_pkg_apis_rollout_v1alpha1_RolloutPolicyStatus(ref),
 		rolloutv1alpha1.RolloutSpec{}.OpenAPIModelName():                             schema_pkg_apis_rollout_v1alpha1_RolloutSpec(ref),
 		rolloutv1alpha1.RolloutStatus{}.OpenAPIModelName():                           schema_pkg_apis_rollout_v1alpha1_RolloutStatus(ref),
+		rolloutv1alpha1.RolloutSummary{}.OpenAPIModelName():                          schema_pkg_apis_rollout_v1alpha1_RolloutSummary(ref),
 		rolloutv1alpha1.Wave{}.OpenAPIModelName():                                    schema_pkg_apis_rollout_v1alpha1_Wave(ref),
 		rolloutv1alpha1.WaveRelease{}.OpenAPIModelName():                             schema_pkg_apis_rollout_v1alpha1_WaveRelease(ref),
 		workv1alpha1.Manifest{}.OpenAPIModelName():                                   schema_pkg_apis_work_v1alpha1_Manifest(ref),
@@ -4243,6 +4245,40 @@ func schema_pkg_apis_rollout_v1alpha1_ClusterRolloutPolicyList(ref common.Refere
 	}
 }
 
+func schema_pkg_apis_rollout_v1alpha1_ClusterSummary(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterSummary is one cluster's revision and health in a rollout.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"revision": {
+						SchemaProps: spec.SchemaProps{
+							Default: 0,
+							Type:    []string{"integer"},
+							Format:  "int64",
+						},
+					},
+					"health": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"string"},
+							Format: "",
+						},
+					},
+				},
+				Required: []string{"name", "revision"},
+			},
+		},
+	}
+}
+
 func schema_pkg_apis_rollout_v1alpha1_ConditionCheck(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -4728,7 +4764,7 @@ func schema_pkg_apis_rollout_v1alpha1_RolloutPolicyStatus(ref common.ReferenceCa
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
 			SchemaProps: spec.SchemaProps{
-				Description: "RolloutPolicyStatus counts the rollouts a policy governs by state.",
+				Description: "RolloutPolicyStatus counts the rollouts a policy governs by state and says where each stands.",
 				Type:        []string{"object"},
 				Properties: map[string]spec.Schema{
 					"observedGeneration": {
@@ -4770,9 +4806,24 @@ func schema_pkg_apis_rollout_v1alpha1_RolloutPolicyStatus(ref common.ReferenceCa
 							Format: "int32",
 						},
 					},
+					"summaries": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Summaries say where each rollout stands, the first 50 by namespace and name (the counts above cover them all); each one's Rollout has its history.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(rolloutv1alpha1.RolloutSummary{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
 				},
 			},
 		},
+		Dependencies: []string{
+			rolloutv1alpha1.RolloutSummary{}.OpenAPIModelName()},
 	}
 }
 
@@ -4917,6 +4968,84 @@ func schema_pkg_apis_rollout_v1alpha1_RolloutStatus(ref common.ReferenceCallback
 		},
 		Dependencies: []string{
 			rolloutv1alpha1.ClusterRevision{}.OpenAPIModelName(), rolloutv1alpha1.PolicyReference{}.OpenAPIModelName(), rolloutv1alpha1.RevisionHistory{}.OpenAPIModelName(), metav1.Condition{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_rollout_v1alpha1_RolloutSummary(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RolloutSummary is where one rollout a policy governs stands.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"namespace": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Namespace and Name of the Rollout.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"resource": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Resource is the template.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(rolloutv1alpha1.ResourceReference{}.OpenAPIModelName()),
+						},
+					},
+					"currentRevision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CurrentRevision is the revision being rolled out; StableRevision the last that reached every cluster.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"stableRevision": {
+						SchemaProps: spec.SchemaProps{
+							Type:   []string{"integer"},
+							Format: "int64",
+						},
+					},
+					"wave": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Wave in progress.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"state": {
+						SchemaProps: spec.SchemaProps{
+							Description: "State is Progressing, Paused, Failed or Complete.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"clusters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Clusters are each cluster's revision and health.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(rolloutv1alpha1.ClusterSummary{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"namespace", "name", "resource"},
+			},
+		},
+		Dependencies: []string{
+			rolloutv1alpha1.ClusterSummary{}.OpenAPIModelName(), rolloutv1alpha1.ResourceReference{}.OpenAPIModelName()},
 	}
 }
 

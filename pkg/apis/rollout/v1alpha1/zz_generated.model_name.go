@@ -42,6 +42,11 @@ func (in ClusterRolloutPolicyList) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ClusterSummary) OpenAPIModelName() string {
+	return "io.github.mco-org.rollout.v1alpha1.ClusterSummary"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ConditionCheck) OpenAPIModelName() string {
 	return "io.github.mco-org.rollout.v1alpha1.ConditionCheck"
 }
@@ -109,6 +114,11 @@ func (in RolloutSpec) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in RolloutStatus) OpenAPIModelName() string {
 	return "io.github.mco-org.rollout.v1alpha1.RolloutStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in RolloutSummary) OpenAPIModelName() string {
+	return "io.github.mco-org.rollout.v1alpha1.RolloutSummary"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -21,7 +21,8 @@ package v1alpha1
 // RolloutPolicyStatusApplyConfiguration represents a declarative configuration of the RolloutPolicyStatus type for use
 // with apply.
 //
-// RolloutPolicyStatus counts the rollouts a policy governs by state.
+// RolloutPolicyStatus counts the rollouts a policy governs by state and
+// says where each stands.
 type RolloutPolicyStatusApplyConfiguration struct {
 	// ObservedGeneration is the policy generation the counts reflect.
 	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
@@ -33,6 +34,10 @@ type RolloutPolicyStatusApplyConfiguration struct {
 	Paused      *int32 `json:"paused,omitempty"`
 	Failed      *int32 `json:"failed,omitempty"`
 	Complete    *int32 `json:"complete,omitempty"`
+	// Summaries say where each rollout stands, the first 50 by namespace
+	// and name (the counts above cover them all); each one's Rollout has
+	// its history.
+	Summaries []RolloutSummaryApplyConfiguration `json:"summaries,omitempty"`
 }
 
 // RolloutPolicyStatusApplyConfiguration constructs a declarative configuration of the RolloutPolicyStatus type for use with
@@ -86,5 +91,18 @@ func (b *RolloutPolicyStatusApplyConfiguration) WithFailed(value int32) *Rollout
 // If called multiple times, the Complete field is set to the value of the last call.
 func (b *RolloutPolicyStatusApplyConfiguration) WithComplete(value int32) *RolloutPolicyStatusApplyConfiguration {
 	b.Complete = &value
+	return b
+}
+
+// WithSummaries adds the given value to the Summaries field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Summaries field.
+func (b *RolloutPolicyStatusApplyConfiguration) WithSummaries(values ...*RolloutSummaryApplyConfiguration) *RolloutPolicyStatusApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithSummaries")
+		}
+		b.Summaries = append(b.Summaries, *values[i])
+	}
 	return b
 }
