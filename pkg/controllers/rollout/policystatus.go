@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -13,6 +14,10 @@ import (
 
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 )
+
+// policySettle is how long a policy's status waits for more changes of
+// its rollouts before it is written.
+const policySettle = 2 * time.Second
 
 // countRollouts counts, by state, the Rollouts whose status names policy,
 // and summarizes the first of them.
@@ -113,7 +118,8 @@ func (r *Controller) policyHandlers() (rollouts, policies cache.ResourceEventHan
 			obj = t.Obj
 		}
 		if ro, ok := obj.(*rolloutv1alpha1.Rollout); ok && ro.Status.Policy.Name != "" {
-			r.policyLoop.Enqueue(ro.Status.Policy)
+			// Rollouts change in bursts: gather them into one write.
+			r.policyLoop.EnqueueAfter(ro.Status.Policy, policySettle)
 		}
 	}
 	rollouts = cache.ResourceEventHandlerFuncs{

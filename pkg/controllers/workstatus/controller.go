@@ -127,6 +127,11 @@ func (s *Controller) sync(ctx context.Context, k workKey) (retErr error) {
 		if err != nil {
 			return err
 		}
+		if obj != nil && Predates(obj, manifest) {
+			// The member cache is behind the apply, whose answer the Work
+			// already records: its next event brings the Work back here.
+			return nil
+		}
 		st, failed := ManifestStatus(ctx, s.interp, obj, manifest, id)
 		if err := failed.Status; err != nil && interpreter.AsScriptError(err) == nil {
 			return err

@@ -45,7 +45,7 @@ func ManifestStatus(ctx context.Context, interp *interpreter.Interpreter, obj, m
 	}
 	var f Failures
 	st.Status, f.Status = interp.ReflectStatus(ctx, obj)
-	if predates(obj, manifest) {
+	if Predates(obj, manifest) {
 		return st, f
 	}
 	health, err := interp.Health(ctx, obj)
@@ -57,9 +57,9 @@ func ManifestStatus(ctx context.Context, interp *interpreter.Interpreter, obj, m
 // from: the template's generation and, in a staged rollout, its revision.
 var renderedFrom = []string{workv1alpha1.ResourceTemplateGenerationAnnotation, rolloutv1alpha1.RevisionAnnotation}
 
-// predates tells whether a member object was applied from an earlier
+// Predates tells whether a member object was applied from an earlier
 // manifest than this one.
-func predates(obj, manifest *unstructured.Unstructured) bool {
+func Predates(obj, manifest *unstructured.Unstructured) bool {
 	have, want := obj.GetAnnotations(), manifest.GetAnnotations()
 	for _, k := range renderedFrom {
 		if have[k] != want[k] {
