@@ -95,12 +95,12 @@ func progressing(status map[string]any) map[string]any {
 
 const timeFormat = "2006-01-02T15:04:05Z"
 
-// stateMessage is the message of the condition naming the state.
+// stateMessage says where a rollout stands, for the template's condition.
 func stateMessage(st *rolloutv1alpha1.RolloutStatus) string {
+	if msg := st.StateMessage(); msg != "" {
+		return msg
+	}
 	if s := st.State(); s != "" {
-		if c := meta.FindStatusCondition(st.Conditions, s); c != nil && c.Message != "" {
-			return c.Message
-		}
 		return s
 	}
 	return "starting"

@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/duration"
 
@@ -24,7 +23,7 @@ func printStatus(out io.Writer, what string, ro *rolloutv1alpha1.Rollout, now ti
 	}
 	fmt.Fprintf(out, ": revision %d, stable %d\n", st.CurrentRevision, st.StableRevision)
 	fmt.Fprintf(out, "State: %s", orNone(st.State()))
-	if msg := stateMessage(st); msg != "" {
+	if msg := st.StateMessage(); msg != "" {
 		fmt.Fprintf(out, " - %s", msg)
 	}
 	fmt.Fprintln(out)
@@ -34,16 +33,6 @@ func printStatus(out io.Writer, what string, ro *rolloutv1alpha1.Rollout, now ti
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", c.Wave, c.Name, c.Revision, orNone(string(c.Health)), age(c.LastTransitionTime, now), c.Message)
 	}
 	_ = tw.Flush()
-}
-
-// stateMessage is the message of the condition that names the state.
-func stateMessage(st *rolloutv1alpha1.RolloutStatus) string {
-	if s := st.State(); s != "" {
-		if c := meta.FindStatusCondition(st.Conditions, s); c != nil {
-			return c.Message
-		}
-	}
-	return ""
 }
 
 // printHistory writes one row per revision kept, newest first.

@@ -103,7 +103,7 @@ func verdict(ro *rolloutv1alpha1.Rollout) (bool, error) {
 // changedOnlyInTime tells whether nothing a reader sees changed.
 func changedOnlyInTime(a, b *rolloutv1alpha1.RolloutStatus) bool {
 	if a.CurrentRevision != b.CurrentRevision || a.Wave != b.Wave || a.State() != b.State() ||
-		stateMessage(a) != stateMessage(b) || len(a.Clusters) != len(b.Clusters) {
+		a.StateMessage() != b.StateMessage() || len(a.Clusters) != len(b.Clusters) {
 		return false
 	}
 	for i := range a.Clusters {

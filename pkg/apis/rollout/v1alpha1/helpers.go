@@ -13,3 +13,14 @@ func (st *RolloutStatus) State() string {
 	}
 	return ""
 }
+
+// StateMessage is the message of the condition that names the state; ""
+// when there is none.
+func (st *RolloutStatus) StateMessage() string {
+	if s := st.State(); s != "" {
+		if c := meta.FindStatusCondition(st.Conditions, s); c != nil {
+			return c.Message
+		}
+	}
+	return ""
+}
