@@ -10,6 +10,7 @@ import (
 	appslisters "k8s.io/client-go/listers/apps/v1"
 
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
+	"github.com/mco-org/mco/pkg/binding"
 )
 
 // RecordNamespace is where the Rollout and revisions of a template live:
@@ -21,6 +22,12 @@ func RecordNamespace(templateNamespace string) string {
 		return "karmada-system"
 	}
 	return templateNamespace
+}
+
+// BindingOf is the key of the binding a Rollout belongs to (the inverse
+// of RecordNamespace and the shared name).
+func BindingOf(ro *rolloutv1alpha1.Rollout) binding.Key {
+	return binding.Key{Namespace: ro.Spec.Resource.Namespace, Name: ro.Name}
 }
 
 // RevisionName names a revision's ControllerRevision.

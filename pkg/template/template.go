@@ -13,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 )
 
 // Key names one template.
@@ -27,6 +29,12 @@ func (k Key) String() string {
 		n = k.Namespace + "/" + n
 	}
 	return k.GVK.Kind + " " + n
+}
+
+// KeyOfRef returns the key of the template a binding references.
+func KeyOfRef(r workv1alpha2.ObjectReference) Key {
+	gv, _ := schema.ParseGroupVersion(r.APIVersion)
+	return Key{GVK: gv.WithKind(r.Kind), Namespace: r.Namespace, Name: r.Name}
 }
 
 // KeyOf returns the key of a template object.

@@ -25,7 +25,6 @@ import (
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
-	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
@@ -152,7 +151,7 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 	// The binding names the template version it was made from; a cache
 	// that lags behind it (the detector's own claim write, just before)
 	// would render an older template, and nothing would queue it again.
-	tmpl, err := b.templates.GetFresh(ctx, b.dynamic, templateKey(v.Spec.Resource), v.Spec.Resource.ResourceVersion)
+	tmpl, err := b.templates.GetFresh(ctx, b.dynamic, template.KeyOfRef(v.Spec.Resource), v.Spec.Resource.ResourceVersion)
 	if apierrors.IsNotFound(err) {
 		klog.FromContext(ctx).V(2).Info("Template is gone; deleting its binding", "binding", k)
 		return b.bindings.Delete(ctx, k)
@@ -232,11 +231,6 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		return err
 	}
 	return b.setOverrideCondition(ctx, v, failures)
-}
-
-func templateKey(r workv1alpha2.ObjectReference) template.Key {
-	gv, _ := schema.ParseGroupVersion(r.APIVersion)
-	return template.Key{GVK: gv.WithKind(r.Kind), Namespace: r.Namespace, Name: r.Name}
 }
 
 func (b *Controller) overridePolicies(namespace string) overridemanager.Policies {

@@ -14,6 +14,7 @@ import (
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/events"
+	"github.com/mco-org/mco/pkg/rollout"
 )
 
 // Condition on a binding telling whether the override policies could be
@@ -135,8 +136,7 @@ func (b *Controller) rolloutHandler() cache.ResourceEventHandler {
 		if !ok {
 			return
 		}
-		ns := r.Spec.Resource.Namespace
-		b.loop.Enqueue(binding.Key{Namespace: ns, Name: r.Name})
+		b.loop.Enqueue(rollout.BindingOf(r))
 	}
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc: enqueue,

@@ -101,7 +101,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		// A staged rollout's progress shows in its template's status.
 		{rollouts.Informer(), cache.ResourceEventHandlerFuncs{UpdateFunc: func(_, obj any) {
 			ro := obj.(*rolloutv1alpha1.Rollout)
-			s.loop.Enqueue(binding.Key{Namespace: ro.Spec.Resource.Namespace, Name: ro.Name})
+			s.loop.Enqueue(rollout.BindingOf(ro))
 		}}},
 		{works.Informer(), cache.ResourceEventHandlerFuncs{AddFunc: onWork, UpdateFunc: func(_, obj any) { onWork(obj) }, DeleteFunc: onWork}},
 	} {
@@ -193,8 +193,7 @@ func setAggregated(v *binding.View, items []workv1alpha2.AggregatedStatusItem) b
 // updateTemplate writes the aggregated status onto the template.
 func (s *Controller) updateTemplate(ctx context.Context, v *binding.View) error {
 	r := v.Spec.Resource
-	gv, _ := schema.ParseGroupVersion(r.APIVersion)
-	tk := template.Key{GVK: gv.WithKind(r.Kind), Namespace: r.Namespace, Name: r.Name}
+	tk := template.KeyOfRef(r)
 	cached, err := s.templates.Get(tk)
 	if apierrors.IsNotFound(err) {
 		return nil

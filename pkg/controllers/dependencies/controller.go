@@ -166,8 +166,7 @@ func (d *Controller) sync(ctx context.Context, k binding.Key) error {
 // exist on mco, by the key of their binding.
 func (d *Controller) dependenciesOf(ctx context.Context, v *binding.View) (map[binding.Key]*unstructured.Unstructured, error) {
 	r := v.Spec.Resource
-	gv, _ := schema.ParseGroupVersion(r.APIVersion)
-	tmpl, err := d.templates.Get(template.Key{GVK: gv.WithKind(r.Kind), Namespace: r.Namespace, Name: r.Name})
+	tmpl, err := d.templates.Get(template.KeyOfRef(r))
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	}

@@ -16,7 +16,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
@@ -129,7 +128,7 @@ func (r *Controller) sync(ctx context.Context, k binding.Key) error {
 	if v.Meta.DeletionTimestamp != nil || !r.policies.any(k.Namespace) {
 		return r.forget(ctx, k)
 	}
-	tmpl, err := r.templates.GetFresh(ctx, r.dynamic, templateKey(v.Spec.Resource), v.Spec.Resource.ResourceVersion)
+	tmpl, err := r.templates.GetFresh(ctx, r.dynamic, template.KeyOfRef(v.Spec.Resource), v.Spec.Resource.ResourceVersion)
 	if apierrors.IsNotFound(err) {
 		return r.forget(ctx, k)
 	}
@@ -264,9 +263,4 @@ func (r *Controller) observe(ro *rolloutv1alpha1.Rollout, d rollout.Decision) {
 	for rev, n := range counts {
 		r.metrics.RolloutClusters.WithLabelValues(ro.Namespace, ro.Name, strconv.FormatInt(rev, 10)).Set(float64(n))
 	}
-}
-
-func templateKey(ref workv1alpha2.ObjectReference) template.Key {
-	gv, _ := schema.ParseGroupVersion(ref.APIVersion)
-	return template.Key{GVK: gv.WithKind(ref.Kind), Namespace: ref.Namespace, Name: ref.Name}
 }

@@ -56,7 +56,7 @@ func (r *Controller) rolloutHandler() cache.ResourceEventHandler {
 			obj = t.Obj
 		}
 		if ro, ok := obj.(*rolloutv1alpha1.Rollout); ok {
-			r.loop.Enqueue(binding.Key{Namespace: ro.Spec.Resource.Namespace, Name: ro.Name})
+			r.loop.Enqueue(rollout.BindingOf(ro))
 		}
 	}
 	return cache.ResourceEventHandlerFuncs{
