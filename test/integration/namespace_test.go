@@ -2,12 +2,20 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mco-org/mco/test/integration/framework"
+	"golang.org/x/sync/errgroup"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/mco-org/mco/test/integration/framework"
 )
 
 // TestNamespaceLifecycle: system namespaces exist, objects cannot be created
@@ -71,4 +79,65 @@ func releasePolicy(t *testing.T, s *framework.APIServer, namespace, name string)
 		t.Fatalf("policy %s/%s was not deleted", namespace, name)
 	}
 	s.MustKubectl(t, "", "patch", "pp", name, "-n", namespace, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`)
+}
+
+// TestNamespaceDeletionInPages: a namespace holding more objects of a kind
+// than one delete request takes is emptied page by page, objects held by a
+// finalizer keep it Terminating without holding back the rest, and it goes
+// once they are released.
+func TestNamespaceDeletionInPages(t *testing.T) {
+	t.Parallel()
+	const ns, count = "many", 1100
+	s := framework.StartAPIServer(t, "")
+	cfg := rest.CopyConfig(s.Config)
+	cfg.QPS, cfg.Burst = 500, 1000
+	client := kubernetes.NewForConfigOrDie(cfg)
+	ctx := context.Background()
+	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// The held one sorts first, so that the first page is never empty.
+	held := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "a-held", Finalizers: []string{"example.com/hold"}}}
+	if _, err := client.CoreV1().ConfigMaps(ns).Create(ctx, held, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var g errgroup.Group
+	g.SetLimit(16)
+	for i := range count {
+		g.Go(func() error {
+			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("cm-%04d", i)}}
+			_, err := client.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 60*time.Second, true, func(ctx context.Context) (bool, error) {
+		list, err := client.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, err
+		}
+		left = len(list.Items)
+		return left == 1 && list.Items[0].Name == held.Name, nil
+	})
+	if err != nil {
+		t.Fatalf("%d ConfigMaps left, want only the held one: %v", left, err)
+	}
+	got, err := client.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+	if err != nil || got.Status.Phase != corev1.NamespaceTerminating {
+		t.Fatalf("namespace with a held object: %v (err %v), want it Terminating", got.Status.Phase, err)
+	}
+	s.MustKubectl(t, "", "patch", "configmap", held.Name, "-n", ns, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`)
+	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 60*time.Second, true, func(ctx context.Context) (bool, error) {
+		_, err := client.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+		return apierrors.IsNotFound(err), nil
+	})
+	if err != nil {
+		t.Fatalf("namespace %s not gone after its last object was released: %v", ns, err)
+	}
 }

@@ -88,18 +88,25 @@ type applied struct {
 // not to take it over. What the drift watch knows spares requests: a
 // namespace seen before is not looked up again, and an object mco applied
 // and saw since is not read before the apply, unless the member owns some
-// of its fields (see interpreter.Interpreter.Retain).
-func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, interp *interpreter.Interpreter, w *workv1alpha1.Work, manifest *unstructured.Unstructured) (applied, error) {
+// of its fields (see interpreter.Interpreter.Retain). What may happen in
+// the manifest's namespace follows rule; a namespace that cannot take the
+// manifest now is an *errNamespaceUnavailable.
+func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, interp *interpreter.Interpreter, w *workv1alpha1.Work, manifest *unstructured.Unstructured, rule namespaceRule) (applied, error) {
 	t, err := resourceFor(c, manifest)
 	if err != nil {
 		return applied{}, err
 	}
 	ns := manifest.GetNamespace()
-	if t.namespaced && !d.namespaceKnown(c.Cluster, ns) {
-		if err := ensureNamespace(ctx, c, ns, permanentID(w)); err != nil {
-			return applied{}, err
+	if t.namespaced {
+		switch {
+		case rule == refuse:
+			return applied{}, &errNamespaceUnavailable{msg: fmt.Sprintf("namespace %s is terminating on mco; nothing more is applied into it", ns)}
+		case rule == applyCreating && !d.namespaceKnown(c.Cluster, ns):
+			if err := ensureNamespace(ctx, c, ns, permanentID(w)); err != nil {
+				return applied{}, err
+			}
+			d.setNamespace(c.Cluster, ns, true)
 		}
-		d.setNamespace(c.Cluster, ns, true)
 	}
 	created := false
 	retains := interp.Retains(manifest)
@@ -134,7 +141,10 @@ func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, interp
 	out, err := t.client.Apply(ctx, obj.GetName(), obj, metav1.ApplyOptions{FieldManager: FieldManager, Force: true})
 	if err != nil {
 		if t.namespaced && apierrors.IsNotFound(err) {
-			d.setNamespace(c.Cluster, ns, false) // deleted in the member: create it again next time
+			d.setNamespace(c.Cluster, ns, false) // deleted in the member: look again next time
+		}
+		if t.namespaced {
+			err = memberRefusal(err, ns, c.Cluster)
 		}
 		return applied{}, fmt.Errorf("apply %s %s to cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
 	}

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
@@ -36,6 +37,10 @@ import (
 	"github.com/mco-org/mco/pkg/names"
 )
 
+// namespaceRetry is how long a Work whose namespace cannot take it in its
+// member waits before it is tried again.
+const namespaceRetry = 10 * time.Second
+
 // Reasons of the Work's Applied condition.
 const (
 	ReasonAppliedSuccessful = "AppliedSuccessful"
@@ -46,16 +51,17 @@ const (
 
 // Controller is the execution controller.
 type Controller struct {
-	mco       mcoclient.Interface
-	works     worklisters.WorkLister
-	clusters  clusterlisters.ClusterLister
-	members   *member.Manager
-	metrics   *metrics.ControllerManager
-	recorders *events.Sharded
-	interp    *interpreter.Interpreter
-	scripts   *shared.ScriptReporter
-	synced    []cache.InformerSynced
-	workers   int
+	mco        mcoclient.Interface
+	works      worklisters.WorkLister
+	clusters   clusterlisters.ClusterLister
+	namespaces corelisters.NamespaceLister
+	members    *member.Manager
+	metrics    *metrics.ControllerManager
+	recorders  *events.Sharded
+	interp     *interpreter.Interpreter
+	scripts    *shared.ScriptReporter
+	synced     []cache.InformerSynced
+	workers    int
 
 	drift *driftWatch
 
@@ -68,10 +74,13 @@ type Controller struct {
 func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	works := c.MCOInformers.Work().V1alpha1().Works()
 	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
+	namespaces := c.Namespaces.Core().V1().Namespaces()
 	e := &Controller{
-		mco: c.MCO, works: works.Lister(), clusters: clusters.Lister(), members: c.Members, metrics: c.Metrics, recorders: events.NewSharded(events.Shards, c.NewRecorder),
+		mco: c.MCO, works: works.Lister(), clusters: clusters.Lister(), namespaces: namespaces.Lister(),
+		members: c.Members, metrics: c.Metrics, recorders: events.NewSharded(events.Shards, c.NewRecorder),
 		interp: c.Interpreter, scripts: c.Scripts,
-		synced:  []cache.InformerSynced{works.Informer().HasSynced, clusters.Informer().HasSynced, c.Customizations.HasSynced},
+		synced: []cache.InformerSynced{works.Informer().HasSynced, clusters.Informer().HasSynced, namespaces.Informer().HasSynced,
+			c.Customizations.HasSynced},
 		workers: 2, queues: map[string]*controller.Controller[string]{},
 	}
 	e.drift = newDriftWatch(e.enqueueKey)
@@ -125,6 +134,29 @@ func (e *Controller) enqueue(obj any) {
 // enqueueKey puts a Work on its member's queue, creating the queue on
 // first use.
 func (e *Controller) enqueueKey(cluster, name string) {
+	e.queue(cluster).Enqueue(name)
+}
+
+// enqueueAfter puts a Work on its member's queue after a pause.
+func (e *Controller) enqueueAfter(cluster, name string, d time.Duration) {
+	e.queue(cluster).EnqueueAfter(name, d)
+}
+
+// namespaceRule decides what may be done in namespace ns (empty for a
+// cluster-scoped manifest) from its state on mco.
+func (e *Controller) namespaceRule(ns string) namespaceRule {
+	if ns == "" {
+		return applyCreating
+	}
+	got, err := e.namespaces.Get(ns)
+	if err != nil {
+		return ruleFor(nil)
+	}
+	return ruleFor(got)
+}
+
+// queue returns a member's queue, creating it on first use.
+func (e *Controller) queue(cluster string) *controller.Controller[string] {
 	e.mu.Lock()
 	q, ok := e.queues[cluster]
 	if !ok {
@@ -137,7 +169,7 @@ func (e *Controller) enqueueKey(cluster, name string) {
 		}
 	}
 	e.mu.Unlock()
-	q.Enqueue(name)
+	return q
 }
 
 // sync applies one Work to its cluster, or withdraws it.
@@ -172,7 +204,7 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 	}
 	statuses := make([]workv1alpha1.ManifestStatus, 0, len(manifests))
 	for i, m := range manifests {
-		res, err := applyManifest(ctx, clients, e.drift, e.interp, w, m)
+		res, err := applyManifest(ctx, clients, e.drift, e.interp, w, m, e.namespaceRule(m.GetNamespace()))
 		if owner, ok := binding.OwnerOf(w); ok && interpreter.AsScriptError(err) != nil {
 			if rerr := e.scripts.Report(ctx, owner, m.GroupVersionKind(), configv1alpha1.InterpreterOperationRetain, err); rerr != nil {
 				klog.FromContext(ctx).Error(rerr, "Record a failing script", "work", w.Namespace+"/"+w.Name)
@@ -181,6 +213,15 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 		var conflict *errConflict
 		if errors.As(err, &conflict) {
 			return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonConflict, conflict.msg)
+		}
+		var unavailable *errNamespaceUnavailable
+		if errors.As(err, &unavailable) {
+			// Not a failure to back off from: the Work waits, or (its
+			// namespace leaving mco) is about to go with its template.
+			if unavailable.retry {
+				e.enqueueAfter(cluster, name, namespaceRetry)
+			}
+			return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonNamespaceUnavailable, err.Error())
 		}
 		e.count(res.created, m.GetAPIVersion(), m.GetKind(), cluster, err)
 		if err != nil {

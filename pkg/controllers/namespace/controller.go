@@ -2,12 +2,14 @@ package namespace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/informers"
@@ -22,6 +24,11 @@ import (
 
 // errContentRemains asks for a retry while objects are still being deleted.
 var errContentRemains = controller.Retry("namespace still has content")
+
+// deletePage bounds each list and delete of a namespace's content: the
+// objects of one request are deleted one by one inside the server, and a
+// namespace may hold thousands of one kind (Events).
+const deletePage = 500
 
 // Controller empties Terminating namespaces and completes their deletion.
 type Controller struct {
@@ -113,28 +120,63 @@ func (c *Controller) deleteNamespace(ctx context.Context, name string) error {
 
 // deleteContent deletes every namespaced object in the namespace and
 // reports errContentRemains while some are still there (e.g. held by
-// finalizers).
+// finalizers). A kind that fails does not hold the others back: every
+// kind is tried, and the failures are reported together.
 func (c *Controller) deleteContent(ctx context.Context, name string) error {
 	lists, err := c.discovery.ServerPreferredNamespacedResources()
 	if err != nil && len(lists) == 0 {
 		return fmt.Errorf("discover namespaced resources: %w", err)
 	}
+	var failed []error
 	remaining := 0
 	for _, gvr := range deletableResources(lists) {
-		client := c.dynamic.Resource(gvr).Namespace(name)
-		if err := client.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}); err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("delete %s in namespace %q: %w", gvr, name, err)
+		left, err := c.emptyResource(ctx, gvr, name)
+		if err != nil {
+			failed = append(failed, err)
+			continue
 		}
-		left, err := client.List(ctx, metav1.ListOptions{Limit: 1})
-		if err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("list %s in namespace %q: %w", gvr, name, err)
-		}
-		if err == nil {
-			remaining += len(left.Items)
-		}
+		remaining += left
+	}
+	if len(failed) > 0 {
+		return errors.Join(failed...)
 	}
 	if remaining > 0 {
 		return errContentRemains
 	}
 	return nil
+}
+
+// emptyResource deletes the objects of one resource in a namespace a page
+// at a time, so that no request runs long however many there are, and
+// returns how many are left (being deleted, held by finalizers).
+func (c *Controller) emptyResource(ctx context.Context, gvr schema.GroupVersionResource, ns string) (int, error) {
+	client := c.dynamic.Resource(gvr).Namespace(ns)
+	cont := ""
+	for {
+		opts := metav1.ListOptions{Limit: deletePage, Continue: cont}
+		page, err := client.List(ctx, opts)
+		if apierrors.IsNotFound(err) {
+			return 0, nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("list %s in namespace %q: %w", gvr, ns, err)
+		}
+		// A page of objects already being deleted needs no request.
+		if live(page.Items) > 0 {
+			if err := client.DeleteCollection(ctx, metav1.DeleteOptions{}, opts); err != nil && !apierrors.IsNotFound(err) {
+				return 0, fmt.Errorf("delete %s in namespace %q: %w", gvr, ns, err)
+			}
+		}
+		if cont = page.GetContinue(); cont == "" {
+			break
+		}
+	}
+	left, err := client.List(ctx, metav1.ListOptions{Limit: deletePage})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return 0, fmt.Errorf("list %s in namespace %q: %w", gvr, ns, err)
+	}
+	if err != nil {
+		return 0, nil
+	}
+	return len(left.Items), nil
 }

@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -51,9 +52,11 @@ func withoutOurFinalizer(finalizers []corev1.FinalizerName) []corev1.FinalizerNa
 }
 
 // deletableResources picks, from discovery, the namespaced resources whose
-// objects can be listed and deleted by collection.
+// objects can be listed and deleted by collection, Events last: they are
+// often the most numerous, and deleting the rest first stops new ones
+// being written about it.
 func deletableResources(lists []*metav1.APIResourceList) []schema.GroupVersionResource {
-	var out []schema.GroupVersionResource
+	var out, events []schema.GroupVersionResource
 	for _, list := range lists {
 		gv, err := schema.ParseGroupVersion(list.GroupVersion)
 		if err != nil {
@@ -64,10 +67,26 @@ func deletableResources(lists []*metav1.APIResourceList) []schema.GroupVersionRe
 				continue
 			}
 			verbs := r.Verbs
-			if slices.Contains(verbs, "list") && slices.Contains(verbs, "deletecollection") {
+			if !slices.Contains(verbs, "list") || !slices.Contains(verbs, "deletecollection") {
+				continue
+			}
+			if r.Name == "events" {
+				events = append(events, gv.WithResource(r.Name))
+			} else {
 				out = append(out, gv.WithResource(r.Name))
 			}
 		}
 	}
-	return out
+	return append(out, events...)
+}
+
+// live counts the objects not yet being deleted.
+func live(items []unstructured.Unstructured) int {
+	n := 0
+	for i := range items {
+		if items[i].GetDeletionTimestamp() == nil {
+			n++
+		}
+	}
+	return n
 }

@@ -1,7 +1,7 @@
 // Package namespacesync copies every namespace created on mco to every
 // member cluster, as Karmada's namespace sync controller does: one Work per
-// namespace and cluster, removed when the namespace goes, starts
-// terminating or stops propagating. Reserved namespaces, those matching
+// namespace and cluster, removed when the namespace is gone (not while it
+// terminates: its content is withdrawn first) or stops propagating. Reserved namespaces, those matching
 // --skipped-propagating-namespaces and those labelled
 // namespace.karmada.io/skip-auto-propagation=true stay on mco.
 package namespacesync

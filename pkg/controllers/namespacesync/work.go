@@ -69,7 +69,15 @@ func without(m map[string]string, keys []string) map[string]any {
 // (listed by WorkLabel): one per cluster not being deleted while the
 // namespace propagates, none otherwise. It returns the Works to create or
 // update, sorted by cluster, and those to delete.
+//
+// A namespace terminating on mco keeps its Works as they are until it is
+// gone, as in Karmada: the members' copies must outlive the withdrawal of
+// the namespace's content, or that content is applied into namespaces
+// being terminated.
 func plan(ns *corev1.Namespace, propagate bool, clusters []*clusterv1alpha1.Cluster, have []*workv1alpha1.Work) (want, stale []*workv1alpha1.Work, err error) {
+	if ns != nil && ns.DeletionTimestamp != nil {
+		return nil, nil, nil
+	}
 	keep := map[string]bool{}
 	if propagate {
 		sorted := append([]*clusterv1alpha1.Cluster(nil), clusters...)

@@ -98,34 +98,46 @@ func TestPlan(t *testing.T) {
 		return out
 	}
 	cases := []struct {
-		name       string
-		propagate  bool
-		clusters   []*clusterv1alpha1.Cluster
-		have       []*workv1alpha1.Work
-		want, drop []string
+		name        string
+		propagate   bool
+		terminating bool
+		clusters    []*clusterv1alpha1.Cluster
+		have        []*workv1alpha1.Work
+		want, drop  []string
 	}{
 		{"a propagating namespace gets a work in every cluster, in cluster order",
-			true, []*clusterv1alpha1.Cluster{m2, m1}, nil,
+			true, false, []*clusterv1alpha1.Cluster{m2, m1}, nil,
 			[]string{"karmada-es-member1", "karmada-es-member2"}, []string{}},
 		{"a cluster being deleted gets no work and its work is removed",
-			true, []*clusterv1alpha1.Cluster{m1, leaving}, []*workv1alpha1.Work{existing("member1"), existing("member3")},
+			true, false, []*clusterv1alpha1.Cluster{m1, leaving}, []*workv1alpha1.Work{existing("member1"), existing("member3")},
 			[]string{"karmada-es-member1"}, []string{"karmada-es-member3"}},
 		{"the work of a cluster that is gone is removed",
-			true, []*clusterv1alpha1.Cluster{m1}, []*workv1alpha1.Work{existing("member1"), existing("gone")},
+			true, false, []*clusterv1alpha1.Cluster{m1}, []*workv1alpha1.Work{existing("member1"), existing("gone")},
 			[]string{"karmada-es-member1"}, []string{"karmada-es-gone"}},
 		{"a namespace that stops propagating loses every work",
-			false, []*clusterv1alpha1.Cluster{m1, m2}, []*workv1alpha1.Work{existing("member1"), existing("member2")},
+			false, false, []*clusterv1alpha1.Cluster{m1, m2}, []*workv1alpha1.Work{existing("member1"), existing("member2")},
 			[]string{}, []string{"karmada-es-member1", "karmada-es-member2"}},
 		{"a work already being deleted is not deleted again",
-			false, []*clusterv1alpha1.Cluster{m1, m2}, []*workv1alpha1.Work{existing("member1"), deleting},
+			false, false, []*clusterv1alpha1.Cluster{m1, m2}, []*workv1alpha1.Work{existing("member1"), deleting},
 			[]string{}, []string{"karmada-es-member1"}},
 		{"no clusters means no works",
-			true, nil, nil, []string{}, []string{}},
+			true, false, nil, nil, []string{}, []string{}},
+		{"a terminating namespace keeps its works until it is gone",
+			false, true, []*clusterv1alpha1.Cluster{m1, m2}, []*workv1alpha1.Work{existing("member1"), existing("member2")},
+			[]string{}, []string{}},
+		{"a terminating namespace gets no work in a new cluster",
+			false, true, []*clusterv1alpha1.Cluster{m1, m2}, []*workv1alpha1.Work{existing("member1")},
+			[]string{}, []string{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			want, stale, err := plan(shop, c.propagate, c.clusters, c.have)
+			ns := shop
+			if c.terminating {
+				ns = shop.DeepCopy()
+				ns.DeletionTimestamp = &metav1.Time{}
+			}
+			want, stale, err := plan(ns, c.propagate, c.clusters, c.have)
 			if err != nil {
 				t.Fatal(err)
 			}
