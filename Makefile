@@ -104,6 +104,7 @@ bench-interpreter:
 bench-crds:
 	hack/bench-crds.sh $(BENCH_ARGS)
 
-## bench-propagation: mco and three bare members; 1000 Deployments' latency, throughput, writes and memory against targets (not part of test)
+## bench-propagation: mco and three members; 1000 Deployments' latency, throughput, writes, status writes, CPU, memory and namespace deletion against targets (not part of test). BENCH_MEMBERS=full gives the members their controllers and kwok nodes (default: bare kube-apiservers)
+BENCH_MEMBERS ?= bare
 bench-propagation:
-	hack/bench-propagation.sh $(BENCH_ARGS)
+	hack/bench-propagation.sh -members $(BENCH_MEMBERS) $(BENCH_ARGS)

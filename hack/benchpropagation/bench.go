@@ -62,10 +62,11 @@ func newBench(env *localcluster.Env, o *options, logf func(string, ...any)) (*be
 }
 
 // run measures, in order: the raw create rate, then the Deployments'
-// propagation with the write counts around it, then memory.
+// propagation (full speed, then steady) with the write counts and CPU
+// around it, memory, and last the deletion of their namespace.
 func (b *bench) run(ctx context.Context) (*result, error) {
 	r := &result{deployments: b.o.deployments, steadyCount: b.o.steadyCount, steadyRate: b.o.steadyRate,
-		rawCount: b.o.rawCount, workers: b.o.workers, settle: b.o.settle, members: b.names}
+		rawCount: b.o.rawCount, workers: b.o.workers, settle: b.o.settle, members: b.names, mode: b.o.members}
 	if err := b.waitClustersReady(ctx, 2*time.Minute); err != nil {
 		return nil, err
 	}
@@ -88,6 +89,12 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var avail *availability
+	if b.o.full() {
+		if avail, err = watchAvailability(ctx, b.kube, b.members, b.o.benchSpace); err != nil {
+			return nil, err
+		}
+	}
 	restStart, restBefore := time.Now(), sampleCPU(b.env)
 	sleep(ctx, b.o.settle)
 	r.restCPU = cpuUse(restBefore, sampleCPU(b.env), time.Since(restStart))
@@ -96,18 +103,9 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 		return nil, err
 	}
 
+	runStart, runBefore := time.Now(), sampleCPU(b.env)
 	names := deploymentNames(b.o.deployments)
-	steady, full := names[:b.o.steadyCount], names[b.o.steadyCount:]
-	if len(steady) > 0 {
-		b.logf("steady phase: %d Deployments at %.0f/s", len(steady), b.o.steadyRate)
-		if err := b.createSteady(ctx, t, steady); err != nil {
-			return nil, err
-		}
-		if err := t.wait(ctx, steady, "steady", b.logf); err != nil {
-			return nil, err
-		}
-		r.steady = t.latencies(steady)
-	}
+	full, steady := names[:len(names)-b.o.steadyCount], names[len(names)-b.o.steadyCount:]
 	if len(full) > 0 {
 		b.logf("full-speed phase: %d Deployments, %d workers", len(full), b.o.workers)
 		start, cpuBefore := time.Now(), sampleCPU(b.env)
@@ -127,6 +125,28 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 		profiled()
 		r.full = t.latencies(full)
 	}
+	if len(steady) > 0 {
+		if r.steadyRate == 0 {
+			// Half the measured full-speed rate: what the machine sustains
+			// with room to spare, so latency is not queueing.
+			r.steadyRate = max(1, r.fullPerSecond()/2)
+		}
+		b.logf("steady phase: %d Deployments at %.1f/s", len(steady), r.steadyRate)
+		if err := b.createSteady(ctx, t, steady, r.steadyRate); err != nil {
+			return nil, err
+		}
+		if err := t.wait(ctx, steady, "steady", b.logf); err != nil {
+			return nil, err
+		}
+		r.steady = t.latencies(steady)
+	}
+	if b.o.full() {
+		if r.availableAfter, err = b.waitAvailable(ctx, avail, names, runStart); err != nil {
+			return nil, err
+		}
+		r.statusLags = avail.lags(names)
+		r.memberTimes = avail.memberTimes(names)
+	}
 
 	b.logf("every Deployment is in every member; settling %s before counting writes", b.o.settle)
 	sleep(ctx, b.o.settle)
@@ -134,6 +154,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.runCPU = cpuUse(runBefore, sampleCPU(b.env), time.Since(runStart))
 	r.writes = diffWrites(before, after)
 	if r.events, err = b.checkEvents(ctx, names); err != nil {
 		return nil, err
@@ -142,6 +163,12 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 		return nil, err
 	}
 	if r.rssControllerManager, err = rssMiB(b.env.MCO.ControllerManager); err != nil {
+		return nil, err
+	}
+	if r.rssScheduler, err = rssMiB(b.env.MCO.Scheduler); err != nil {
+		return nil, err
+	}
+	if r.deletion, err = b.deleteNamespace(ctx, b.o.benchSpace); err != nil {
 		return nil, err
 	}
 	return r, ctx.Err()

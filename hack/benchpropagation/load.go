@@ -39,12 +39,12 @@ func (b *bench) rawCreateRate(ctx context.Context) (float64, error) {
 	return float64(b.o.rawCount) / time.Since(start).Seconds(), nil
 }
 
-// createSteady creates the Deployments at steadyRate, each create in its own
+// createSteady creates the Deployments at rate per second, each create in its own
 // goroutine so that a slow one does not delay the next (open loop).
-func (b *bench) createSteady(ctx context.Context, t *tracker, names []string) error {
+func (b *bench) createSteady(ctx context.Context, t *tracker, names []string, rate float64) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	interval := time.Duration(float64(time.Second) / b.o.steadyRate)
+	interval := time.Duration(float64(time.Second) / rate)
 	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
 	var wg sync.WaitGroup

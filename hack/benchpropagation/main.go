@@ -45,7 +45,19 @@ type options struct {
 	rawNamespace string
 	profileDir   string
 	profileSecs  int
+	// members is "bare" (kube-apiservers only) or "full" (with their
+	// controllers, scheduler and kwok nodes, as in local-up).
+	members string
 }
+
+// full tells whether the members run their controllers and kwok.
+func (o *options) full() bool { return o.members == membersFull }
+
+// The member modes of -members.
+const (
+	membersBare = "bare"
+	membersFull = "full"
+)
 
 func parseFlags(args []string) (*options, error) {
 	o := &options{benchSpace: "bench", rawNamespace: "bench-raw"}
@@ -53,8 +65,9 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.dir, "dir", "_output/bench-propagation", "state, data and logs (emptied at start; logs stay after)")
 	fs.StringVar(&o.binDir, "bin-dir", "_output/bin", "mco and member binaries")
 	fs.IntVar(&o.deployments, "deployments", 1000, "Deployments in all (steady phase, then full speed)")
-	fs.IntVar(&o.steadyCount, "steady-count", 300, "Deployments created at -steady-rate first")
-	fs.Float64Var(&o.steadyRate, "steady-rate", 20, "creates per second in the steady phase")
+	fs.IntVar(&o.steadyCount, "steady-count", 300, "Deployments created at -steady-rate after the full-speed phase")
+	fs.Float64Var(&o.steadyRate, "steady-rate", 0, "creates per second in the steady phase (0: half the full-speed phase's measured rate)")
+	fs.StringVar(&o.members, "members", membersBare, `"bare": members are kube-apiservers only, so only mco's path is measured; "full": members run kube-controller-manager, kube-scheduler and kwok nodes, so pods come and go and their status flows back`)
 	fs.IntVar(&o.rawCount, "raw-count", 1000, "ConfigMaps created to measure mco-apiserver's raw create rate")
 	fs.IntVar(&o.workers, "workers", 16, "concurrent creates (raw and full-speed phases)")
 	fs.DurationVar(&o.settle, "settle", 5*time.Second, "quiet time before and after the measured phases")
@@ -69,8 +82,10 @@ func parseFlags(args []string) (*options, error) {
 		return nil, fmt.Errorf("unexpected arguments %v", fs.Args())
 	case o.deployments < 1 || o.steadyCount < 0 || o.steadyCount > o.deployments:
 		return nil, fmt.Errorf("need 1 <= -deployments and 0 <= -steady-count <= -deployments (got %d, %d)", o.deployments, o.steadyCount)
-	case o.steadyRate <= 0 || o.rawCount < 1 || o.workers < 1 || o.timeout <= 0:
-		return nil, fmt.Errorf("-steady-rate, -raw-count, -workers and -timeout must be positive")
+	case o.steadyRate < 0 || o.rawCount < 1 || o.workers < 1 || o.timeout <= 0:
+		return nil, fmt.Errorf("-raw-count, -workers and -timeout must be positive, -steady-rate not negative")
+	case o.members != membersBare && o.members != membersFull:
+		return nil, fmt.Errorf("-members is %q or %q, not %q", membersBare, membersFull, o.members)
 	}
 	var err error
 	if o.dir, err = filepath.Abs(o.dir); err != nil {
@@ -111,14 +126,14 @@ func run(ctx context.Context, args []string, out, progress io.Writer) (err error
 	if err := os.RemoveAll(o.dir); err != nil {
 		return err
 	}
-	logf("starting mco and %d bare members in %s", len(localcluster.DefaultMembers()), o.dir)
+	members := benchMembers(o)
+	logf("starting mco and %d %s members in %s", len(members), o.members, o.dir)
 	start := time.Now()
-	members := localcluster.DefaultMembers()
 	if o.profileDir != "" {
 		members[0].APIServerArgs = append(members[0].APIServerArgs, "--profiling=true")
 	}
 	env, err := localcluster.Up(ctx, localcluster.Options{
-		Dir: o.dir, BinDir: o.binDir, Members: members, ControlPlane: true, BareMembers: true,
+		Dir: o.dir, BinDir: o.binDir, Members: members, ControlPlane: true, BareMembers: !o.full(),
 	})
 	if err != nil {
 		return fmt.Errorf("bring up: %w (logs in %s)", err, filepath.Join(o.dir, "logs"))
@@ -138,4 +153,19 @@ func run(ctx context.Context, args []string, out, progress io.Writer) (err error
 		return fmt.Errorf("%w (logs in %s)", err, filepath.Join(o.dir, "logs"))
 	}
 	return r.print(out)
+}
+
+// benchMembers are local-up's members; with full members each gets room
+// for every pod it may be given (a third of the Deployments' replicas,
+// twice over for rolling updates), so that nothing stays Pending for want
+// of nodes.
+func benchMembers(o *options) []localcluster.MemberSpec {
+	members := localcluster.DefaultMembers()
+	if !o.full() {
+		return members
+	}
+	for i := range members {
+		members[i].Nodes = []localcluster.NodeSpec{{Count: 2, CPU: "64", Memory: "256Gi", Pods: fmt.Sprint(max(110, o.deployments*2))}}
+	}
+	return members
 }

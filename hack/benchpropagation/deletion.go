@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+)
+
+// deletionLimit bounds the deletion phase.
+const deletionLimit = 5 * time.Minute
+
+// deletion is how long deleting the Deployments' namespace took.
+type deletion struct {
+	// onMCO: until the namespace was gone from mco.
+	onMCO time.Duration
+	// inMembers: until it was gone from every member (full members), or
+	// until every member's copy was being deleted (bare members, which run
+	// no namespace controller to finish it).
+	inMembers time.Duration
+}
+
+// deleteNamespace deletes a namespace on mco and measures how long it and
+// the members' copies take to go.
+func (b *bench) deleteNamespace(ctx context.Context, ns string) (deletion, error) {
+	b.logf("deleting namespace %s with its %d Deployments", ns, b.o.deployments)
+	start := time.Now()
+	var d deletion
+	if err := b.kube.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil {
+		return d, fmt.Errorf("delete namespace %s on mco: %w", ns, err)
+	}
+	lastLog := start
+	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, deletionLimit, true, func(ctx context.Context) (bool, error) {
+		if d.onMCO == 0 {
+			_, err := b.kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+			if apierrors.IsNotFound(err) {
+				d.onMCO = time.Since(start)
+				b.logf("namespace %s gone from mco after %s", ns, d.onMCO.Round(time.Millisecond))
+			}
+		}
+		left := b.membersHolding(ctx, ns)
+		if d.onMCO != 0 && len(left) == 0 {
+			d.inMembers = time.Since(start)
+			return true, nil
+		}
+		if time.Since(lastLog) >= 10*time.Second {
+			b.logf("deleting: gone from mco %t, still in members %v", d.onMCO != 0, left)
+			lastLog = time.Now()
+		}
+		return false, nil
+	})
+	if err != nil {
+		return d, fmt.Errorf("namespace %s not deleted everywhere within %s (on mco after %s): %w", ns, deletionLimit, d.onMCO, err)
+	}
+	b.logf("namespace %s gone from every member after %s", ns, d.inMembers.Round(time.Millisecond))
+	return d, nil
+}
+
+// membersHolding lists the members that still have the namespace: with
+// full members, at all; with bare ones, not yet being deleted.
+func (b *bench) membersHolding(ctx context.Context, ns string) []string {
+	var out []string
+	for _, name := range b.names {
+		got, err := b.members[name].CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+		case err != nil:
+			out = append(out, name+" ("+err.Error()+")")
+		case b.o.full() || got.DeletionTimestamp == nil:
+			out = append(out, name)
+		}
+	}
+	return out
+}
