@@ -48,6 +48,8 @@ type options struct {
 	// members is "bare" (kube-apiservers only) or "full" (with their
 	// controllers, scheduler and kwok nodes, as in local-up).
 	members string
+	// deleteTimeout bounds the deletion of the Deployments' namespace.
+	deleteTimeout time.Duration
 }
 
 // full tells whether the members run their controllers and kwok.
@@ -73,7 +75,8 @@ func parseFlags(args []string) (*options, error) {
 	fs.DurationVar(&o.settle, "settle", 5*time.Second, "quiet time before and after the measured phases")
 	fs.StringVar(&o.profileDir, "profile-dir", "", "when set, CPU profiles of mco-apiserver, mco-controller-manager and mco-scheduler over the start of the full-speed phase go here")
 	fs.IntVar(&o.profileSecs, "profile-seconds", 20, "length of each profile (-profile-dir)")
-	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long in all")
+	fs.DurationVar(&o.deleteTimeout, "delete-timeout", 5*time.Minute, "how long the deletion of the Deployments' namespace may take before it is reported as not done")
+	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "give up after this long in all")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}

@@ -219,7 +219,7 @@ func (r *result) print(w io.Writer) error {
 	}
 	p("")
 	p("memory at the end (VmRSS): mco-apiserver %.1f MiB, mco-controller-manager %.1f MiB, mco-scheduler %.1f MiB", r.rssAPIServer, r.rssControllerManager, r.rssScheduler)
-	p("deleting namespace bench: gone from mco after %s, from every member after %s", r.deletion.onMCO.Round(time.Millisecond), r.deletion.inMembers.Round(time.Millisecond))
+	p("deleting namespace bench: gone from mco after %s, from every member after %s", r.deletion.figure(r.deletion.onMCO), r.deletion.figure(r.deletion.inMembers))
 	p("")
 	p("targets (judged, not enforced):")
 	if r.mode == membersBare {
@@ -236,7 +236,7 @@ func (r *result) print(w io.Writer) error {
 		p("  %s  binding status writes per Deployment %.2f <= 1.5", verdict(s.BindingStatusPerDeploy <= 1.5), s.BindingStatusPerDeploy)
 		p("  %s  template status writes per Deployment %.2f <= 1.2", verdict(s.TemplateStatusPerDeploy <= 1.2), s.TemplateStatusPerDeploy)
 		p("  %s  status lag p99 %.1f ms <= 2000 ms", verdict(s.StatusLagP99ms <= 2000), s.StatusLagP99ms)
-		p("  %s  namespace deleted everywhere in %.1f s <= 120 s", verdict(s.DeleteNamespaceMembersS <= 120), s.DeleteNamespaceMembersS)
+		p("  %s  namespace deleted everywhere in %s <= 120 s", verdict(r.deletion.inMembers > 0 && s.DeleteNamespaceMembersS <= 120), r.deletion.figure(r.deletion.inMembers))
 	}
 	if len(r.full) > 0 && r.mode == membersBare {
 		product := r.fullPerSecond() * r.writesPerDeployment()

@@ -33,6 +33,8 @@ type options struct {
 	statusInterval time.Duration
 	health         shared.ClusterHealth
 	evictionGrace  time.Duration
+	// coalesceWindow is --status-coalesce-window.
+	coalesceWindow time.Duration
 	// skippedNamespaces is --skipped-propagating-namespaces; validate
 	// compiles it into skipped.
 	skippedNamespaces []string
@@ -52,7 +54,8 @@ func NewCommand(ctx context.Context) *cobra.Command {
 		statusInterval: 10 * time.Second,
 		health: shared.ClusterHealth{FailureThreshold: 30 * time.Second, SuccessThreshold: 30 * time.Second,
 			MonitorPeriod: 5 * time.Second, MonitorGracePeriod: 40 * time.Second, StartupGracePeriod: time.Minute},
-		evictionGrace: 10 * time.Minute,
+		evictionGrace:  10 * time.Minute,
+		coalesceWindow: 10 * time.Second,
 	}
 	var showVersion bool
 	cmd := &cobra.Command{
@@ -94,6 +97,7 @@ and /debug/pprof/ on --bind-address.`,
 	fs.DurationVar(&o.health.MonitorGracePeriod, "cluster-monitor-grace-period", o.health.MonitorGracePeriod, "How long a Cluster's status may go unrenewed before its Ready condition turns Unknown.")
 	fs.DurationVar(&o.health.StartupGracePeriod, "cluster-startup-grace-period", o.health.StartupGracePeriod, "Grace period instead of --cluster-monitor-grace-period for a Cluster just created or just after this process started.")
 	fs.DurationVar(&o.evictionGrace, "graceful-eviction-timeout", o.evictionGrace, "Grace period of an eviction task that sets none: after it, a condition on the binding says why the old copy still stays (it stays until the new placement runs everything).")
+	fs.DurationVar(&o.coalesceWindow, "status-coalesce-window", o.coalesceWindow, "How long the status changes of a workload still on its way in a member (applied, not yet healthy) are gathered into one write of its Work's, binding's and template's status. Outcomes (healthy everywhere, or failed) are written at once. 0 writes every change.")
 	fs.StringSliceVar(&o.skippedNamespaces, "skipped-propagating-namespaces", nil, "Comma-separated regular expressions of namespaces the namespace controller does not copy to member clusters; each must match the whole name. default, kube-*, karmada-system, karmada-cluster and karmada-es-* are always skipped.")
 	fs.BoolVar(&o.createDefaultTaintPolicy, "create-default-taint-policy", true, "Create the ClusterTaintPolicy "+taintpolicy.DefaultPolicyName+" (NoExecute cluster.karmada.io/not-ready on Clusters whose Ready is False or Unknown, removed when Ready is True) when the leader starts, unless it was created before: a policy changed or deleted by a user is left so. The creation is recorded in ConfigMap "+taintpolicy.RecordNamespace+"/"+taintpolicy.RecordName+".")
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
@@ -115,6 +119,9 @@ func (o *options) validate() ([]string, error) {
 	}
 	if o.health.MonitorGracePeriod <= o.statusInterval {
 		return nil, fmt.Errorf("--cluster-monitor-grace-period (%s) must be longer than --cluster-status-update-frequency (%s)", o.health.MonitorGracePeriod, o.statusInterval)
+	}
+	if o.coalesceWindow < 0 || o.coalesceWindow > time.Minute {
+		return nil, fmt.Errorf("--status-coalesce-window must be between 0 and 1m, got %s", o.coalesceWindow)
 	}
 	if o.statusInterval < time.Second {
 		return nil, fmt.Errorf("--cluster-status-update-frequency must be at least 1s, got %s", o.statusInterval)

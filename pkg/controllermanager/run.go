@@ -85,6 +85,8 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 		ClusterHealth:                o.health,
 		GracefulEvictionTimeout:      o.evictionGrace,
 		SkippedPropagatingNamespaces: o.skipped,
+		StatusCoalesceWindow:         o.coalesceWindow,
+		HeldWorkStatuses:             shared.NewHeldStatuses(),
 	}
 	c.Interpreter = interpreter.New(lua.NewVM(), nil)
 	if c.Customizations, err = interpreter.Follow(c.Interpreter, mcoInf.Config().V1alpha1().ResourceInterpreterCustomizations().Informer()); err != nil {

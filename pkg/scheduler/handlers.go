@@ -59,41 +59,73 @@ func (s *Scheduler) responsibleFor(spec *workv1alpha2.ResourceBindingSpec) bool 
 }
 
 // clusterHandler re-examines every binding when a cluster appears, goes or
-// changes in a way that matters to placement.
+// changes in a way that matters to placement. A change of capacity alone
+// re-examines only the bindings that could not be placed: as in Karmada,
+// a decision made stands until its binding or the clusters' placement
+// inputs change (a cluster's resource summary moves with every pod its
+// members start, and re-deciding every binding on each would cost the
+// scheduler most of its time).
 func (s *Scheduler) clusterHandler() cache.ResourceEventHandler {
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc: func(any) { s.enqueueAll() },
 		UpdateFunc: func(oldObj, newObj any) {
 			oldC, ok1 := oldObj.(*clusterv1alpha1.Cluster)
 			newC, ok2 := newObj.(*clusterv1alpha1.Cluster)
-			if ok1 && ok2 && placementInputsChanged(oldC, newC) {
+			if !ok1 || !ok2 {
+				return
+			}
+			switch clusterChange(oldC, newC) {
+			case placementChanged:
 				s.enqueueAll()
+			case capacityChanged:
+				s.enqueueUnschedulable()
 			}
 		},
 		DeleteFunc: func(any) { s.enqueueAll() },
 	}
 }
 
-// placementInputsChanged compares what the plugins and the estimator read:
-// labels, spec (region, zones, taints, ...), readiness, APIs and capacity.
-// Heartbeats alone do not count.
-func placementInputsChanged(a, b *clusterv1alpha1.Cluster) bool {
+// clusterChangeKind is how a cluster's update bears on placement.
+type clusterChangeKind int
+
+const (
+	// unchanged: heartbeats and the like.
+	unchanged clusterChangeKind = iota
+	// capacityChanged: only the resource summary moved.
+	capacityChanged
+	// placementChanged: labels, spec (region, zones, taints, ...),
+	// readiness or APIs changed.
+	placementChanged
+)
+
+// clusterChange compares what the plugins and the estimator read.
+func clusterChange(a, b *clusterv1alpha1.Cluster) clusterChangeKind {
 	if !apiequality.Semantic.DeepEqual(a.Labels, b.Labels) ||
 		!apiequality.Semantic.DeepEqual(a.Spec, b.Spec) ||
-		!apiequality.Semantic.DeepEqual(a.Status.APIEnablements, b.Status.APIEnablements) ||
-		!apiequality.Semantic.DeepEqual(a.Status.ResourceSummary, b.Status.ResourceSummary) {
-		return true
+		!apiequality.Semantic.DeepEqual(a.Status.APIEnablements, b.Status.APIEnablements) {
+		return placementChanged
 	}
 	if len(a.Status.Conditions) != len(b.Status.Conditions) {
-		return true
+		return placementChanged
 	}
 	for i := range a.Status.Conditions {
 		ca, cb := a.Status.Conditions[i], b.Status.Conditions[i]
 		if ca.Type != cb.Type || ca.Status != cb.Status {
-			return true
+			return placementChanged
 		}
 	}
-	return false
+	if !apiequality.Semantic.DeepEqual(a.Status.ResourceSummary, b.Status.ResourceSummary) {
+		return capacityChanged
+	}
+	return unchanged
+}
+
+// enqueueUnschedulable re-examines the bindings whose last attempt found
+// no room.
+func (s *Scheduler) enqueueUnschedulable() {
+	for _, k := range s.pending.unschedulableKeys() {
+		s.loop.Enqueue(k)
+	}
 }
 
 func (s *Scheduler) enqueueAll() {

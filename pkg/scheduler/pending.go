@@ -38,3 +38,14 @@ func (p *pendingSets) sizes() (backoff, unschedulable int) {
 	defer p.mu.Unlock()
 	return len(p.backoff), len(p.unschedulable)
 }
+
+// unschedulableKeys lists the bindings whose last attempt found no room.
+func (p *pendingSets) unschedulableKeys() []binding.Key {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]binding.Key, 0, len(p.unschedulable))
+	for k := range p.unschedulable {
+		out = append(out, k)
+	}
+	return out
+}

@@ -33,7 +33,7 @@ import (
 
 // workSettle is how long Work changes are gathered before a binding's
 // status is written.
-const workSettle = time.Second
+const workSettle = 200 * time.Millisecond
 
 // Controller is the binding status controller.
 type Controller struct {
@@ -46,6 +46,8 @@ type Controller struct {
 	rollouts  rolloutlisters.RolloutLister
 	loop      *controller.Controller[binding.Key]
 	workers   int
+	// window coalesces the writes of a workload on its way.
+	window *controller.Coalescer[binding.Key]
 }
 
 // New builds the binding status controller.
@@ -58,7 +60,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	}
 	rollouts := c.MCOInformers.Rollout().V1alpha1().Rollouts()
 	s := &Controller{bindings: c.Bindings, templates: c.Templates, dynamic: c.Dynamic, works: works.Informer(), workers: c.Workers,
-		interp: c.Interpreter, scripts: c.Scripts, rollouts: rollouts.Lister()}
+		interp: c.Interpreter, scripts: c.Scripts, rollouts: rollouts.Lister(), window: controller.NewCoalescer[binding.Key](c.StatusCoalesceWindow)}
 	s.loop = controller.New("binding-status", s.sync)
 	s.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced, rollouts.Informer().HasSynced)
 	s.loop.WaitFor(c.Templates.HasSynced, c.Customizations.HasSynced)
@@ -148,11 +150,17 @@ func (s *Controller) sync(ctx context.Context, k binding.Key) error {
 		return nil
 	}
 	items := aggregate(targets, works)
+	before := v.Status.AggregatedStatus
 	if setAggregated(v, items) {
+		if due, wait := s.window.Due(k, urgent(before, items)); !due {
+			s.loop.EnqueueAfter(k, wait)
+			return nil
+		}
 		if v, err = s.writeAggregated(ctx, v, items); err != nil {
 			return err
 		}
 	}
+	s.window.Written(k)
 	return s.updateTemplate(ctx, v)
 }
 

@@ -55,6 +55,31 @@ func aggregate(targets []workv1alpha2.TargetCluster, works []*workv1alpha1.Work)
 	return items
 }
 
+// urgent tells whether new aggregated items are news to write at once
+// rather than a step on the way to coalesce: every cluster applied and
+// healthy, some cluster's apply failed, or a cluster that was healthy is no
+// longer.
+func urgent(old, items []workv1alpha2.AggregatedStatusItem) bool {
+	healthy := map[string]bool{}
+	for _, it := range old {
+		healthy[it.ClusterName] = it.Health == workv1alpha2.ResourceHealthy
+	}
+	for _, it := range items {
+		if healthy[it.ClusterName] && it.Health != workv1alpha2.ResourceHealthy {
+			return true
+		}
+	}
+	for _, it := range items {
+		if !it.Applied {
+			return true
+		}
+		if it.Health != workv1alpha2.ResourceHealthy {
+			return false
+		}
+	}
+	return true
+}
+
 // fullyApplied is True when there are targets and every one has applied.
 func fullyApplied(items []workv1alpha2.AggregatedStatusItem, generation int64) metav1.Condition {
 	ok := len(items) > 0

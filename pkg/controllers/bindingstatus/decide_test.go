@@ -195,3 +195,34 @@ func TestSettling(t *testing.T) {
 		}
 	}
 }
+
+func TestUrgent(t *testing.T) {
+	t.Parallel()
+	item := func(cluster string, applied bool, health workv1alpha2.ResourceHealth) workv1alpha2.AggregatedStatusItem {
+		return workv1alpha2.AggregatedStatusItem{ClusterName: cluster, Applied: applied, Health: health}
+	}
+	healthy, unhealthy := workv1alpha2.ResourceHealthy, workv1alpha2.ResourceUnhealthy
+	cases := []struct {
+		name     string
+		old, new []workv1alpha2.AggregatedStatusItem
+		want     bool
+	}{
+		{"clusters on their way wait", nil,
+			[]workv1alpha2.AggregatedStatusItem{item("m1", true, healthy), item("m2", true, unhealthy)}, false},
+		{"every cluster healthy is written at once", []workv1alpha2.AggregatedStatusItem{item("m1", true, healthy), item("m2", true, unhealthy)},
+			[]workv1alpha2.AggregatedStatusItem{item("m1", true, healthy), item("m2", true, healthy)}, true},
+		{"a failed apply is written at once", nil,
+			[]workv1alpha2.AggregatedStatusItem{item("m1", true, healthy), item("m2", false, workv1alpha2.ResourceUnknown)}, true},
+		{"a cluster that breaks is written at once", []workv1alpha2.AggregatedStatusItem{item("m1", true, healthy), item("m2", true, unhealthy)},
+			[]workv1alpha2.AggregatedStatusItem{item("m1", true, unhealthy), item("m2", true, unhealthy)}, true},
+		{"no targets is news", []workv1alpha2.AggregatedStatusItem{item("m1", true, unhealthy)}, nil, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := urgent(c.old, c.new); got != c.want {
+				t.Errorf("urgent = %t, want %t", got, c.want)
+			}
+		})
+	}
+}

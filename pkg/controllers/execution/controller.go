@@ -55,6 +55,7 @@ type Controller struct {
 	works      worklisters.WorkLister
 	clusters   clusterlisters.ClusterLister
 	namespaces corelisters.NamespaceLister
+	held       *shared.HeldStatuses
 	members    *member.Manager
 	metrics    *metrics.ControllerManager
 	recorders  *events.Sharded
@@ -78,7 +79,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	e := &Controller{
 		mco: c.MCO, works: works.Lister(), clusters: clusters.Lister(), namespaces: namespaces.Lister(),
 		members: c.Members, metrics: c.Metrics, recorders: events.NewSharded(events.Shards, c.NewRecorder),
-		interp: c.Interpreter, scripts: c.Scripts,
+		interp: c.Interpreter, scripts: c.Scripts, held: c.HeldWorkStatuses,
 		synced: []cache.InformerSynced{works.Informer().HasSynced, clusters.Informer().HasSynced, namespaces.Informer().HasSynced,
 			c.Customizations.HasSynced},
 		workers: 2, queues: map[string]*controller.Controller[string]{},
@@ -245,10 +246,20 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 	}
 	// The member's answer to the apply carries its status: record it in the
 	// same write as Applied, so a Work costs one status write when nothing
-	// changes afterwards.
+	// changes afterwards. A workload still on its way is left to the work
+	// status controller, which writes it with the member's next changes.
 	w.Status.ManifestStatuses = statuses
 	meta.SetStatusCondition(&w.Status.Conditions, workstatus.AvailableCondition(statuses, w.Generation))
 	return e.setApplied(ctx, w, metav1.ConditionTrue, ReasonAppliedSuccessful, "Manifest applied to the member cluster.")
+}
+
+// hold leaves a successful apply's status, on its way to settling, to the
+// work status controller; false when it is to be written here.
+func (e *Controller) hold(cached, w *workv1alpha1.Work, c metav1.Condition) bool {
+	if c.Status != metav1.ConditionTrue || cached == nil || workstatus.Urgent(&cached.Status, &w.Status) {
+		return false
+	}
+	return e.held.Hold(types.NamespacedName{Namespace: w.Namespace, Name: w.Name}, w.Generation, &w.Status)
 }
 
 func (e *Controller) count(created bool, apiVersion, kind, cluster string, err error) {
@@ -309,14 +320,29 @@ func (e *Controller) withdrawObjects(ctx context.Context, cluster string, w *wor
 	return nil
 }
 
-// setApplied records the Applied condition when it changed.
+// setApplied records the Applied condition when it changed: at once, or
+// (a workload on its way) through the work status controller.
 func (e *Controller) setApplied(ctx context.Context, w *workv1alpha1.Work, status metav1.ConditionStatus, reason, msg string) error {
 	c := metav1.Condition{Type: workv1alpha1.WorkApplied, Status: status, Reason: reason, Message: msg, ObservedGeneration: w.Generation}
 	changed := meta.SetStatusCondition(&w.Status.Conditions, c)
-	if cached, err := e.works.Works(w.Namespace).Get(w.Name); err == nil && !changed &&
-		apiequality.Semantic.DeepEqual(cached.Status, w.Status) {
+	cached, err := e.works.Works(w.Namespace).Get(w.Name)
+	if err != nil {
+		cached = nil
+	}
+	if cached != nil && !changed && apiequality.Semantic.DeepEqual(cached.Status, w.Status) {
 		return nil
 	}
+	if held, ok := e.held.Get(types.NamespacedName{Namespace: w.Namespace, Name: w.Name}); ok && held.Generation == w.Generation &&
+		sameCondition(meta.FindStatusCondition(held.Status.Conditions, workv1alpha1.WorkApplied), c) {
+		changed = false // held already, and told
+	}
+	if e.hold(cached, w, c) {
+		if changed {
+			e.recordApplied(w, c)
+		}
+		return nil
+	}
+	e.held.Drop(types.NamespacedName{Namespace: w.Namespace, Name: w.Name})
 	if _, err := e.mco.WorkV1alpha1().Works(w.Namespace).UpdateStatus(ctx, w, metav1.UpdateOptions{}); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil
@@ -325,6 +351,11 @@ func (e *Controller) setApplied(ctx context.Context, w *workv1alpha1.Work, statu
 	}
 	e.recordApplied(w, c)
 	return nil
+}
+
+// sameCondition compares what a condition says (times apart).
+func sameCondition(a *metav1.Condition, b metav1.Condition) bool {
+	return a != nil && a.Status == b.Status && a.Reason == b.Reason && a.Message == b.Message && a.ObservedGeneration == b.ObservedGeneration
 }
 
 // recordApplied tells the template's users, once per change, what

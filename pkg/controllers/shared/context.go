@@ -72,6 +72,13 @@ type Context struct {
 	// SkippedPropagatingNamespaces are namespaces (whole-name regexps) the
 	// namespace controller does not propagate.
 	SkippedPropagatingNamespaces []*regexp.Regexp
+	// StatusCoalesceWindow is how long status changes of a workload on its
+	// way (not yet settled) are gathered into one write; settled ones are
+	// written at once.
+	StatusCoalesceWindow time.Duration
+	// HeldWorkStatuses carries what applies found to the work status
+	// controller, which writes it coalesced.
+	HeldWorkStatuses *HeldStatuses
 }
 
 // ClusterHealth tunes when a Cluster's Ready condition changes.

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
@@ -41,6 +42,10 @@ type Controller struct {
 	scripts *shared.ScriptReporter
 	loop    *controller.Controller[workKey]
 	workers int
+	// held are the statuses applies left to be written here; window
+	// coalesces the writes of a workload on its way.
+	held   *shared.HeldStatuses
+	window *controller.Coalescer[workKey]
 
 	mu      sync.Mutex
 	watched map[string]map[schema.GroupVersionResource]bool
@@ -50,8 +55,12 @@ type Controller struct {
 func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	works := c.MCOInformers.Work().V1alpha1().Works()
 	s := &Controller{mco: c.MCO, works: works.Lister(), members: c.Members, workers: c.Workers,
-		interp: c.Interpreter, scripts: c.Scripts, watched: map[string]map[schema.GroupVersionResource]bool{}}
+		interp: c.Interpreter, scripts: c.Scripts, watched: map[string]map[schema.GroupVersionResource]bool{},
+		held: c.HeldWorkStatuses, window: controller.NewCoalescer[workKey](c.StatusCoalesceWindow)}
 	s.loop = controller.New("work-status", s.sync)
+	if s.held != nil {
+		s.held.OnHold(func(k types.NamespacedName) { s.loop.Enqueue(workKey{k.Namespace, k.Name}) })
+	}
 	s.loop.WaitFor(works.Informer().HasSynced, c.Customizations.HasSynced)
 	// Statuses and health of a kind are read again when its
 	// customizations change.
@@ -105,7 +114,16 @@ func (s *Controller) sync(ctx context.Context, k workKey) (retErr error) {
 	if err != nil {
 		return err
 	}
-	if cached.DeletionTimestamp != nil || !meta.IsStatusConditionTrue(cached.Status.Conditions, workv1alpha1.WorkApplied) {
+	if cached.DeletionTimestamp != nil {
+		return nil
+	}
+	// What the last apply found, when it is newer than what is written.
+	base := &cached.Status
+	held, isHeld := s.heldFor(k, cached.Generation)
+	if isHeld {
+		base = &held.Status
+	}
+	if !meta.IsStatusConditionTrue(base.Conditions, workv1alpha1.WorkApplied) {
 		return nil
 	}
 	cluster, ok := names.ClusterOf(k.Namespace)
@@ -129,7 +147,11 @@ func (s *Controller) sync(ctx context.Context, k workKey) (retErr error) {
 		}
 		if obj != nil && Predates(obj, manifest) {
 			// The member cache is behind the apply, whose answer the Work
-			// already records: its next event brings the Work back here.
+			// records (or holds here): its next event brings the Work back.
+			if i < len(base.ManifestStatuses) && isHeld {
+				statuses = append(statuses, base.ManifestStatuses[i])
+				continue
+			}
 			return nil
 		}
 		st, failed := ManifestStatus(ctx, s.interp, obj, manifest, id)
@@ -147,15 +169,50 @@ func (s *Controller) sync(ctx context.Context, k workKey) (retErr error) {
 		}
 		statuses = append(statuses, st)
 	}
+	w.Status = *base.DeepCopy()
 	w.Status.ManifestStatuses = statuses
 	meta.SetStatusCondition(&w.Status.Conditions, AvailableCondition(statuses, w.Generation))
 	if apiequality.Semantic.DeepEqual(w.Status, cached.Status) {
+		s.written(k, held, isHeld)
+		return nil
+	}
+	if due, wait := s.window.Due(k, Urgent(&cached.Status, &w.Status)); !due {
+		s.loop.EnqueueAfter(k, wait)
 		return nil
 	}
 	if _, err := s.mco.WorkV1alpha1().Works(w.Namespace).UpdateStatus(ctx, w, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("update status of work %s/%s: %w", w.Namespace, w.Name, err)
 	}
+	s.written(k, held, isHeld)
 	return nil
+}
+
+// heldFor returns the status an apply of this generation left to be
+// written, dropping one of an earlier generation.
+func (s *Controller) heldFor(k workKey, generation int64) (shared.HeldStatus, bool) {
+	if s.held == nil {
+		return shared.HeldStatus{}, false
+	}
+	nn := types.NamespacedName{Namespace: k.Namespace, Name: k.Name}
+	held, ok := s.held.Get(nn)
+	if !ok {
+		return held, false
+	}
+	if held.Generation != generation {
+		if held.Generation < generation {
+			s.held.Release(nn, held)
+		}
+		return held, false
+	}
+	return held, true
+}
+
+// written closes a Work's window once what it shows is current.
+func (s *Controller) written(k workKey, held shared.HeldStatus, isHeld bool) {
+	s.window.Written(k)
+	if isHeld {
+		s.held.Release(types.NamespacedName{Namespace: k.Namespace, Name: k.Name}, held)
+	}
 }
 
 // observe returns the member's copy of a manifest from the member

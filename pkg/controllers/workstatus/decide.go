@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -83,4 +84,15 @@ func AvailableCondition(statuses []workv1alpha1.ManifestStatus, generation int64
 		c.Status, c.Reason, c.Message = metav1.ConditionFalse, "ResourcesNotAvailable", strings.Join(notHealthy, "; ")
 	}
 	return c
+}
+
+// Urgent tells whether a Work's new status is news to write at once
+// rather than a step on the way to coalesce: the apply failed or was held
+// back, every manifest is healthy in the member, or the Work stopped being
+// Available (a workload that breaks is reported without delay; failover
+// counts from it).
+func Urgent(old, st *workv1alpha1.WorkStatus) bool {
+	return !meta.IsStatusConditionTrue(st.Conditions, workv1alpha1.WorkApplied) ||
+		meta.IsStatusConditionTrue(st.Conditions, workv1alpha1.WorkAvailable) ||
+		meta.IsStatusConditionTrue(old.Conditions, workv1alpha1.WorkAvailable)
 }

@@ -1,0 +1,58 @@
+package controller
+
+import (
+	"testing"
+	"time"
+)
+
+func TestCoalescer(t *testing.T) {
+	t.Parallel()
+	type step struct {
+		at       time.Duration // since the start
+		settled  bool
+		written  bool // Written is called before this step's Due
+		wantDue  bool
+		wantWait time.Duration
+	}
+	cases := []struct {
+		name   string
+		window time.Duration
+		steps  []step
+	}{
+		{"a settled change is written at once", time.Second, []step{{at: 0, settled: true, wantDue: true}}},
+		{"a change in passing waits the window out", time.Second, []step{
+			{at: 0, wantWait: time.Second},
+			{at: 300 * time.Millisecond, wantWait: 700 * time.Millisecond},
+			{at: time.Second, wantDue: true},
+		}},
+		{"settling inside the window is written at once", time.Second, []step{
+			{at: 0, wantWait: time.Second},
+			{at: 400 * time.Millisecond, settled: true, wantDue: true},
+		}},
+		{"a write opens a new window for the next change", time.Second, []step{
+			{at: 0, wantWait: time.Second},
+			{at: time.Second, wantDue: true},
+			{at: 1500 * time.Millisecond, written: true, wantWait: time.Second},
+		}},
+		{"no window writes everything at once", 0, []step{{at: 0, wantDue: true}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Unix(1000, 0)
+			var now time.Time
+			co := NewCoalescer[string](c.window)
+			co.now = func() time.Time { return now }
+			for i, s := range c.steps {
+				now = start.Add(s.at)
+				if s.written {
+					co.Written("k")
+				}
+				due, wait := co.Due("k", s.settled)
+				if due != s.wantDue || wait != s.wantWait {
+					t.Errorf("step %d: Due = %t, %s; want %t, %s", i, due, wait, s.wantDue, s.wantWait)
+				}
+			}
+		})
+	}
+}
