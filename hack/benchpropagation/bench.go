@@ -145,6 +145,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 			return nil, err
 		}
 		r.statusLags = avail.lags(names)
+		r.steadyLags = avail.lags(steady)
 		r.memberTimes = avail.memberTimes(names)
 	}
 

@@ -18,6 +18,10 @@ type deletion struct {
 	// until every member's copy was being deleted (bare members, which run
 	// no namespace controller to finish it).
 	inMembers time.Duration
+	// templatesGone, bindingsGone and memberObjectsGone: until no
+	// Deployment was left on mco, no ResourceBinding, and no Deployment in
+	// any member; where the time goes.
+	templatesGone, bindingsGone, memberObjectsGone time.Duration
 	// limit is what the phase was given; a figure not reached within it
 	// stays 0.
 	limit time.Duration
@@ -42,6 +46,7 @@ func (b *bench) deleteNamespace(ctx context.Context, ns string) (deletion, error
 	}
 	lastLog := start
 	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, d.limit, true, func(ctx context.Context) (bool, error) {
+		b.stepsGone(ctx, ns, &d, time.Since(start))
 		if d.onMCO == 0 {
 			_, err := b.kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
 			if apierrors.IsNotFound(err) {
@@ -67,6 +72,30 @@ func (b *bench) deleteNamespace(ctx context.Context, ns string) (deletion, error
 	}
 	b.logf("namespace %s gone from every member after %s", ns, d.inMembers.Round(time.Millisecond))
 	return d, nil
+}
+
+// stepsGone records when the namespace's templates, bindings and member
+// objects were gone.
+func (b *bench) stepsGone(ctx context.Context, ns string, d *deletion, at time.Duration) {
+	one := metav1.ListOptions{Limit: 1}
+	if d.templatesGone == 0 {
+		if l, err := b.kube.AppsV1().Deployments(ns).List(ctx, one); err == nil && len(l.Items) == 0 {
+			d.templatesGone = at
+		}
+	}
+	if d.bindingsGone == 0 {
+		if l, err := b.mco.WorkV1alpha2().ResourceBindings(ns).List(ctx, one); err == nil && len(l.Items) == 0 {
+			d.bindingsGone = at
+		}
+	}
+	if d.memberObjectsGone == 0 {
+		for _, name := range b.names {
+			if l, err := b.members[name].AppsV1().Deployments(ns).List(ctx, one); err != nil || len(l.Items) > 0 {
+				return
+			}
+		}
+		d.memberObjectsGone = at
+	}
 }
 
 // membersHolding lists the members that still have the namespace: with

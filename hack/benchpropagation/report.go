@@ -33,6 +33,7 @@ type result struct {
 	runCPU         []cpuShare    // per process, from the first create until the writes were counted
 	availableAfter time.Duration // full members: until every template was Available on mco
 	statusLags     []time.Duration
+	steadyLags     []time.Duration // statusLags of the steady phase's Deployments, below saturation
 	memberTimes    []time.Duration // full members: from a Deployment's arrival in a member to Available there
 	deletion       deletion
 }
@@ -99,6 +100,7 @@ type summary struct {
 	BindingStatusPerDeploy  float64 `json:"binding_status_writes_per_deployment"`
 	TemplateStatusPerDeploy float64 `json:"template_status_writes_per_deployment"`
 	StatusLagP99ms          float64 `json:"status_lag_p99_ms,omitempty"`
+	SteadyStatusLagP99ms    float64 `json:"steady_status_lag_p99_ms,omitempty"`
 	AvailableAfterS         float64 `json:"available_after_s,omitempty"`
 	DeleteNamespaceMCOs     float64 `json:"delete_namespace_mco_s"`
 	DeleteNamespaceMembersS float64 `json:"delete_namespace_members_s"`
@@ -145,6 +147,7 @@ func (r *result) summary() summary {
 		BindingStatusPerDeploy:  round(r.statusWrites("resourcebindings", r.deployments), 2),
 		TemplateStatusPerDeploy: round(r.statusWrites("deployments", r.deployments), 2),
 		StatusLagP99ms:          round(ms(percentile(r.statusLags, 0.99)), 1),
+		SteadyStatusLagP99ms:    round(ms(percentile(r.steadyLags, 0.99)), 1),
 		AvailableAfterS:         round(r.availableAfter.Seconds(), 1),
 		DeleteNamespaceMCOs:     round(r.deletion.onMCO.Seconds(), 1),
 		DeleteNamespaceMembersS: round(r.deletion.inMembers.Seconds(), 1),
@@ -176,6 +179,7 @@ func (r *result) print(w io.Writer) error {
 	if r.mode == membersFull {
 		p("every template Available on mco %s after the first create; lag of mco's status behind the last member's Available: %s",
 			r.availableAfter.Round(time.Millisecond), latencyLine(r.statusLags))
+		p("the same lag for the steady phase's Deployments (below saturation): %s", latencyLine(r.steadyLags))
 		p("members' own pace, from a Deployment's arrival to Available there: %s", latencyLine(r.memberTimes))
 	}
 	if len(r.fullCPU) > 0 {
@@ -219,7 +223,9 @@ func (r *result) print(w io.Writer) error {
 	}
 	p("")
 	p("memory at the end (VmRSS): mco-apiserver %.1f MiB, mco-controller-manager %.1f MiB, mco-scheduler %.1f MiB", r.rssAPIServer, r.rssControllerManager, r.rssScheduler)
-	p("deleting namespace bench: gone from mco after %s, from every member after %s", r.deletion.figure(r.deletion.onMCO), r.deletion.figure(r.deletion.inMembers))
+	p("deleting namespace bench: gone from mco after %s, from every member after %s (templates gone from mco after %s, bindings after %s, the members' Deployments after %s)",
+		r.deletion.figure(r.deletion.onMCO), r.deletion.figure(r.deletion.inMembers),
+		r.deletion.figure(r.deletion.templatesGone), r.deletion.figure(r.deletion.bindingsGone), r.deletion.figure(r.deletion.memberObjectsGone))
 	p("")
 	p("targets (judged, not enforced):")
 	if r.mode == membersBare {
@@ -235,7 +241,7 @@ func (r *result) print(w io.Writer) error {
 		p("  %s  Work status writes per Work %.2f <= 1.3", verdict(s.WorkStatusPerWork <= 1.3), s.WorkStatusPerWork)
 		p("  %s  binding status writes per Deployment %.2f <= 1.5", verdict(s.BindingStatusPerDeploy <= 1.5), s.BindingStatusPerDeploy)
 		p("  %s  template status writes per Deployment %.2f <= 1.2", verdict(s.TemplateStatusPerDeploy <= 1.2), s.TemplateStatusPerDeploy)
-		p("  %s  status lag p99 %.1f ms <= 2000 ms", verdict(s.StatusLagP99ms <= 2000), s.StatusLagP99ms)
+		p("  %s  status lag p99 %.1f ms <= 2000 ms in the steady phase (%.1f ms over the whole run, full speed included)", verdict(s.SteadyStatusLagP99ms <= 2000), s.SteadyStatusLagP99ms, s.StatusLagP99ms)
 		p("  %s  namespace deleted everywhere in %s <= 120 s", verdict(r.deletion.inMembers > 0 && s.DeleteNamespaceMembersS <= 120), r.deletion.figure(r.deletion.inMembers))
 	}
 	if len(r.full) > 0 && r.mode == membersBare {

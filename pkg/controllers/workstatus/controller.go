@@ -86,6 +86,13 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 				enqueue(newObj)
 			}
 		},
+		// What is kept for a Work is forgotten when it goes.
+		DeleteFunc: func(obj any) {
+			if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = t.Obj
+			}
+			enqueue(obj)
+		},
 	}); err != nil {
 		return nil, fmt.Errorf("work status controller: %w", err)
 	}
@@ -109,12 +116,14 @@ func (s *Controller) memberChanged(cluster string) {
 func (s *Controller) sync(ctx context.Context, k workKey) (retErr error) {
 	cached, err := s.works.Works(k.Namespace).Get(k.Name)
 	if apierrors.IsNotFound(err) {
+		s.forget(k)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	if cached.DeletionTimestamp != nil {
+		s.forget(k)
 		return nil
 	}
 	// What the last apply found, when it is newer than what is written.
@@ -205,6 +214,12 @@ func (s *Controller) heldFor(k workKey, generation int64) (shared.HeldStatus, bo
 		return held, false
 	}
 	return held, true
+}
+
+// forget drops what is kept for a Work that is going.
+func (s *Controller) forget(k workKey) {
+	s.window.Written(k)
+	s.held.Drop(types.NamespacedName{Namespace: k.Namespace, Name: k.Name})
 }
 
 // written closes a Work's window once what it shows is current.
