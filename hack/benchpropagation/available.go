@@ -7,9 +7,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/cache"
 )
 
 // availability records when each Deployment became Available in each
@@ -33,32 +31,16 @@ func watchAvailability(ctx context.Context, mco kubernetes.Interface, members ma
 		clients[name] = c
 	}
 	for name, client := range clients {
-		factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
-		inf := factory.Apps().V1().Deployments().Informer()
-		record := func(obj any) {
-			d, ok := obj.(*appsv1.Deployment)
-			if !ok {
-				return
-			}
+		err := watchDeployments(ctx, client, ns, name, func(d *appsv1.Deployment) {
 			if name != mcoServer {
 				a.appear(name, d.Name, time.Now())
 			}
 			if available(d) {
 				a.record(name, d.Name, time.Now())
 			}
-		}
-		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-			AddFunc:    record,
-			UpdateFunc: func(_, obj any) { record(obj) },
-		}); err != nil {
-			return nil, fmt.Errorf("watch deployments of %s: %w", name, err)
-		}
-		factory.Start(ctx.Done())
-		syncCtx, cancel := context.WithTimeout(ctx, time.Minute)
-		ok := cache.WaitForCacheSync(syncCtx.Done(), inf.HasSynced)
-		cancel()
-		if !ok {
-			return nil, fmt.Errorf("list deployments of %s: informer did not sync", name)
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return a, nil

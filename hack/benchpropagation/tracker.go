@@ -28,28 +28,38 @@ func startTracker(ctx context.Context, members map[string]kubernetes.Interface, 
 	t := &tracker{members: len(members), create: map[string]time.Time{},
 		seenBy: map[string]map[string]bool{}, complete: map[string]time.Time{}}
 	for name, client := range members {
-		factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
-		inf := factory.Apps().V1().Deployments().Informer()
-		seen := func(obj any) {
-			if d, ok := obj.(*appsv1.Deployment); ok {
-				t.seen(name, d.Name, time.Now())
-			}
-		}
-		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-			AddFunc:    seen,
-			UpdateFunc: func(_, obj any) { seen(obj) },
-		}); err != nil {
-			return nil, fmt.Errorf("watch deployments in %s: %w", name, err)
-		}
-		factory.Start(ctx.Done())
-		syncCtx, cancel := context.WithTimeout(ctx, time.Minute)
-		ok := cache.WaitForCacheSync(syncCtx.Done(), inf.HasSynced)
-		cancel()
-		if !ok {
-			return nil, fmt.Errorf("list deployments in %s: informer did not sync", name)
+		err := watchDeployments(ctx, client, ns, name, func(d *appsv1.Deployment) { t.seen(name, d.Name, time.Now()) })
+		if err != nil {
+			return nil, err
 		}
 	}
 	return t, nil
+}
+
+// watchDeployments runs an informer on a server's Deployments of a
+// namespace, calling on for each added or updated one, and returns once it
+// has listed; it stops with ctx.
+func watchDeployments(ctx context.Context, client kubernetes.Interface, ns, server string, on func(*appsv1.Deployment)) error {
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns))
+	inf := factory.Apps().V1().Deployments().Informer()
+	handle := func(obj any) {
+		if d, ok := obj.(*appsv1.Deployment); ok {
+			on(d)
+		}
+	}
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    handle,
+		UpdateFunc: func(_, obj any) { handle(obj) },
+	}); err != nil {
+		return fmt.Errorf("watch deployments of %s: %w", server, err)
+	}
+	factory.Start(ctx.Done())
+	syncCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if !cache.WaitForCacheSync(syncCtx.Done(), inf.HasSynced) {
+		return fmt.Errorf("list deployments of %s: informer did not sync", server)
+	}
+	return nil
 }
 
 func (t *tracker) created(name string, at time.Time) {

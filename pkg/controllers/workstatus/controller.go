@@ -154,14 +154,16 @@ func (s *Controller) sync(ctx context.Context, k workKey) (retErr error) {
 		if err != nil {
 			return err
 		}
-		if obj != nil && Predates(obj, manifest) {
+		if obj == nil || Predates(obj, manifest) {
 			// The member cache is behind the apply, whose answer the Work
 			// records (or holds here): its next event brings the Work back.
-			if i < len(base.ManifestStatuses) && isHeld {
+			if isHeld && i < len(base.ManifestStatuses) {
 				statuses = append(statuses, base.ManifestStatuses[i])
 				continue
 			}
-			return nil
+			if obj != nil {
+				return nil
+			}
 		}
 		st, failed := ManifestStatus(ctx, s.interp, obj, manifest, id)
 		if err := failed.Status; err != nil && interpreter.AsScriptError(err) == nil {
