@@ -92,7 +92,7 @@ func waitRollout(t *testing.T, ns, name string, revision int64, state string, ti
 }
 
 // watchImages records, until stop, every distinct member image map seen,
-// polling every 200ms.
+// polling every 200ms and once more at stop.
 func watchImages(t *testing.T, ns, name string) (seen func() []map[string]string, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan []map[string]string, 1)
@@ -101,14 +101,22 @@ func watchImages(t *testing.T, ns, name string) (seen func() []map[string]string
 		last := ""
 		tick := time.NewTicker(200 * time.Millisecond)
 		defer tick.Stop()
+		record := func(m map[string]string) {
+			if s := fmt.Sprint(m); s != last {
+				out, last = append(out, m), s
+			}
+		}
 		for {
 			if m := memberImages(ctx, t, ns, name); ctx.Err() == nil {
-				if s := fmt.Sprint(m); s != last {
-					out, last = append(out, m), s
-				}
+				record(m)
 			}
 			select {
 			case <-ctx.Done():
+				// The state at stop too: what the caller waited for may
+				// have happened since the last tick.
+				final, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				record(memberImages(final, t, ns, name))
+				cancel()
 				ch <- out
 				return
 			case <-tick.C:
