@@ -10,6 +10,8 @@
 set -o errexit -o nounset -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=hack/build-env.sh
+source "${ROOT}/hack/build-env.sh"
 N=${1:-50}
 BIN="${ROOT}/_output/bin"
 go build -o "${BIN}/" "${ROOT}/cmd/mco-apiserver"

@@ -10,6 +10,8 @@ set -o errexit -o nounset -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "${ROOT}"
+# shellcheck source=hack/build-env.sh
+source hack/build-env.sh
 
 hack/build.sh "${ROOT}/_output/bin" >/dev/null
 hack/build-member-binaries.sh >/dev/null

@@ -15,6 +15,8 @@ KUBE_VERSION=${KUBE_VERSION:-v1.37.2}
 CACHE_ROOT=${MCO_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME}/.cache}/mco}/bin
 CACHE=${CACHE_ROOT}/${KUBE_VERSION}
 BIN=${ROOT}/_output/bin
+# shellcheck source=hack/build-env.sh
+source "${ROOT}/hack/build-env.sh"
 mkdir -p "${CACHE}" "${BIN}"
 
 declare -A PKGS=(
@@ -65,8 +67,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo ">> building ${missing[*]} (${KUBE_VERSION}) into ${CACHE}; the first build takes several minutes"
   tmp=$(mktemp -d "${CACHE}/.build.XXXXXX")
   trap 'rm -rf "${tmp}"' EXIT
-  # One go build for all, so that shared packages compile once.
-  (cd "${ROOT}/hack/tools" && go build -trimpath -ldflags "${ldflags}" -o "${tmp}/" "${pkgs[@]}")
+  # One go build for all, so that shared packages compile once; the same
+  # flags and, for the modules both use, the same versions as mco's own
+  # build (hack/verify-tool-versions.sh), so that the build cache serves both.
+  (cd "${ROOT}/hack/tools" && go build -ldflags "${ldflags}" -o "${tmp}/" "${pkgs[@]}")
   for t in "${missing[@]}"; do mv "${tmp}/${t}" "${CACHE}/${t}"; done
 fi
 

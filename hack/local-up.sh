@@ -12,6 +12,8 @@ set -o errexit -o nounset -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "${ROOT}"
+# shellcheck source=hack/build-env.sh
+source hack/build-env.sh
 DIR=${MCO_LOCAL_UP_DIR:-${ROOT}/_output/local-up}
 verb=${1:-up}
 

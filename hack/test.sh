@@ -2,12 +2,12 @@
 # The project's test command (`make test`, run by CI): builds what the tests
 # run (mco binaries, the real kubectl), then runs every Go test in the module.
 set -o errexit -o nounset -o pipefail
-# The binaries are static (hack/build.sh); the tests build the same way, so
-# both share one build cache.
-export CGO_ENABLED=0
-
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "${ROOT}"
+# The binaries are static (hack/build.sh); the tests build the same way, so
+# both share one build cache.
+# shellcheck source=hack/build-env.sh
+source hack/build-env.sh
 
 hack/build.sh "${ROOT}/_output/bin"
 # The HA suite runs its load balancer from the local-up command.

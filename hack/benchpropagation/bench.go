@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/mco-org/mco/hack/internal/benchkit"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
@@ -95,20 +96,20 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 			return nil, err
 		}
 	}
-	restStart, restBefore := time.Now(), sampleCPU(b.env)
-	sleep(ctx, b.o.settle)
-	r.restCPU = cpuUse(restBefore, sampleCPU(b.env), time.Since(restStart))
+	restStart, restBefore := time.Now(), b.env.CPU()
+	benchkit.Sleep(ctx, b.o.settle)
+	r.restCPU = benchkit.CPUUse(restBefore, b.env.CPU(), time.Since(restStart))
 	before, err := b.scrapeAll(ctx)
 	if err != nil {
 		return nil, err
 	}
 
-	runStart, runBefore := time.Now(), sampleCPU(b.env)
+	runStart, runBefore := time.Now(), b.env.CPU()
 	names := deploymentNames(b.o.deployments)
 	full, steady := names[:len(names)-b.o.steadyCount], names[len(names)-b.o.steadyCount:]
 	if len(full) > 0 {
 		b.logf("full-speed phase: %d Deployments, %d workers", len(full), b.o.workers)
-		start, cpuBefore := time.Now(), sampleCPU(b.env)
+		start, cpuBefore := time.Now(), b.env.CPU()
 		profiled := func() {}
 		if b.o.profileDir != "" {
 			profiled = b.profileFull(ctx, b.o.profileDir, b.o.profileSecs)
@@ -121,7 +122,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 			return nil, err
 		}
 		r.fullDuration = t.lastComplete(full).Sub(start)
-		r.fullCPU = cpuUse(cpuBefore, sampleCPU(b.env), time.Since(start))
+		r.fullCPU = benchkit.CPUUse(cpuBefore, b.env.CPU(), time.Since(start))
 		profiled()
 		r.full = t.latencies(full)
 	}
@@ -150,23 +151,23 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	}
 
 	b.logf("every Deployment is in every member; settling %s before counting writes", b.o.settle)
-	sleep(ctx, b.o.settle)
+	benchkit.Sleep(ctx, b.o.settle)
 	after, err := b.eventsWritten(ctx)
 	if err != nil {
 		return nil, err
 	}
-	r.runCPU = cpuUse(runBefore, sampleCPU(b.env), time.Since(runStart))
-	r.writes = diffWrites(before, after)
+	r.runCPU = benchkit.CPUUse(runBefore, b.env.CPU(), time.Since(runStart))
+	r.writes = benchkit.Diff(before, after, mcoServer)
 	if r.events, err = b.checkEvents(ctx, names); err != nil {
 		return nil, err
 	}
-	if r.rssAPIServer, err = rssMiB(b.env.MCO.APIServer); err != nil {
+	if r.rssAPIServer, err = benchkit.RSSMiB(b.env.MCO.APIServer); err != nil {
 		return nil, err
 	}
-	if r.rssControllerManager, err = rssMiB(b.env.MCO.ControllerManager); err != nil {
+	if r.rssControllerManager, err = benchkit.RSSMiB(b.env.MCO.ControllerManager); err != nil {
 		return nil, err
 	}
-	if r.rssScheduler, err = rssMiB(b.env.MCO.Scheduler); err != nil {
+	if r.rssScheduler, err = benchkit.RSSMiB(b.env.MCO.Scheduler); err != nil {
 		return nil, err
 	}
 	if r.deletion, err = b.deleteNamespace(ctx, b.o.benchSpace); err != nil {
@@ -178,19 +179,19 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 // eventsWritten scrapes every server once mco's Events have stopped
 // coming: each component writes its Events one at a time, so at full speed
 // they trail behind the propagation itself.
-func (b *bench) eventsWritten(ctx context.Context) (map[string]counts, error) {
+func (b *bench) eventsWritten(ctx context.Context) (map[string]benchkit.Counts, error) {
 	start := time.Now()
 	last, err := b.scrapeAll(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for time.Since(start) < 2*time.Minute && ctx.Err() == nil {
-		sleep(ctx, 2*time.Second)
+		benchkit.Sleep(ctx, 2*time.Second)
 		now, err := b.scrapeAll(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if now[mcoServer][eventKey] == last[mcoServer][eventKey] {
+		if now[mcoServer][benchkit.EventKey] == last[mcoServer][benchkit.EventKey] {
 			if waited := time.Since(start); waited > 3*time.Second {
 				b.logf("Events stopped coming after %s more", waited.Round(time.Second))
 			}
@@ -272,12 +273,4 @@ func (b *bench) waitMemberNamespace(ctx context.Context, ns string, timeout time
 		return fmt.Errorf("namespace %s not in members %v: %w", ns, missing, err)
 	}
 	return nil
-}
-
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) {
-	select {
-	case <-ctx.Done():
-	case <-time.After(d):
-	}
 }

@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/mco-org/mco/hack/internal/benchkit"
 )
 
 // rawCreateRate creates rawCount ConfigMaps in a fresh namespace with
@@ -23,7 +24,7 @@ func (b *bench) rawCreateRate(ctx context.Context) (float64, error) {
 	}
 	b.logf("raw create rate: %d ConfigMaps in %s, %d workers", b.o.rawCount, ns, b.o.workers)
 	start := time.Now()
-	err := parallel(ctx, b.o.rawCount, b.o.workers, func(ctx context.Context, i int) error {
+	err := benchkit.Parallel(ctx, b.o.rawCount, b.o.workers, func(ctx context.Context, i int) error {
 		cm := &corev1.ConfigMap{
 			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("cm-%05d", i), Namespace: ns},
 			Data:       map[string]string{"key": "value"},
@@ -78,7 +79,7 @@ func (b *bench) createSteady(ctx context.Context, t *tracker, names []string, ra
 // createFull creates the Deployments as fast as `workers` concurrent
 // creates allow.
 func (b *bench) createFull(ctx context.Context, t *tracker, names []string) error {
-	return parallel(ctx, len(names), b.o.workers, func(ctx context.Context, i int) error {
+	return benchkit.Parallel(ctx, len(names), b.o.workers, func(ctx context.Context, i int) error {
 		return b.createDeployment(ctx, t, names[i])
 	})
 }
@@ -123,36 +124,4 @@ func deployment(ns, name string) *appsv1.Deployment {
 			},
 		},
 	}
-}
-
-// parallel runs fn for 0..n-1 on `workers` goroutines; the first error
-// stops the rest and is returned.
-func parallel(ctx context.Context, n, workers int, fn func(context.Context, int) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var once sync.Once
-	var first error
-	for w := 0; w < min(workers, n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				if err := fn(ctx, i); err != nil {
-					once.Do(func() { first = err; cancel() })
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if first != nil {
-		return first
-	}
-	return ctx.Err()
 }

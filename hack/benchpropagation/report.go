@@ -4,11 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"slices"
-	"sort"
 	"strings"
 	"time"
+
+	"github.com/mco-org/mco/hack/internal/benchkit"
 )
 
 // result is what one run measured.
@@ -20,18 +19,18 @@ type result struct {
 
 	rawPerSecond                       float64
 	steady, full                       []time.Duration
-	fullCreate                         time.Duration // until the last create returned
-	fullDuration                       time.Duration // until the last Deployment was in every member
-	fullCPU                            []cpuShare    // per process, over the full-speed phase
-	restCPU                            []cpuShare    // per process, at rest before the first Deployment
-	writes                             []writeDelta
+	fullCreate                         time.Duration       // until the last create returned
+	fullDuration                       time.Duration       // until the last Deployment was in every member
+	fullCPU                            []benchkit.CPUShare // per process, over the full-speed phase
+	restCPU                            []benchkit.CPUShare // per process, at rest before the first Deployment
+	writes                             []benchkit.Delta
 	events                             eventCheck
 	rssAPIServer, rssControllerManager float64
 	rssScheduler                       float64
 
-	mode           string        // -members
-	runCPU         []cpuShare    // per process, from the first create until the writes were counted
-	availableAfter time.Duration // full members: until every template was Available on mco
+	mode           string              // -members
+	runCPU         []benchkit.CPUShare // per process, from the first create until the writes were counted
+	availableAfter time.Duration       // full members: until every template was Available on mco
 	statusLags     []time.Duration
 	steadyLags     []time.Duration // statusLags of the steady phase's Deployments, below saturation
 	memberTimes    []time.Duration // full members: from a Deployment's arrival in a member to Available there
@@ -44,12 +43,7 @@ var mcoProcesses = []string{"mco-apiserver", "mco-controller-manager", "mco-sche
 // cpuMsPerDeployment is a process's CPU over the run, in milliseconds per
 // Deployment.
 func (r *result) cpuMsPerDeployment(process string) float64 {
-	for _, s := range r.runCPU {
-		if s.name == process {
-			return s.seconds * 1000 / float64(r.deployments)
-		}
-	}
-	return 0
+	return benchkit.MsPer(r.runCPU, process, r.deployments)
 }
 
 // controlPlaneCPU is mco's three processes' CPU per Deployment over the run.
@@ -63,18 +57,12 @@ func (r *result) controlPlaneCPU() float64 {
 
 // statusWrites are mco-apiserver's writes of a resource's status per unit.
 func (r *result) statusWrites(resource string, units int) float64 {
-	var total float64
 	for _, d := range r.writes {
-		if d.server != mcoServer {
-			continue
-		}
-		for key, v := range d.byKey {
-			if strings.HasSuffix(key, " "+resource+"/status") {
-				total += v
-			}
+		if d.Server == mcoServer {
+			return d.StatusWrites(resource) / float64(units)
 		}
 	}
-	return total / float64(units)
+	return 0
 }
 
 // summary is the JSON object of the last line.
@@ -119,7 +107,7 @@ func (r *result) fullPerSecond() float64 {
 func (r *result) writesPerDeployment() float64 {
 	var total float64
 	for _, d := range r.writes {
-		total += d.total
+		total += d.Total
 	}
 	return (total - float64(r.deployments)) / float64(r.deployments)
 }
@@ -128,29 +116,29 @@ func (r *result) summary() summary {
 	return summary{
 		Deployments:            r.deployments,
 		Targets:                len(r.members),
-		SteadyP50ms:            round(ms(percentile(r.steady, 0.50)), 1),
-		SteadyP99ms:            round(ms(percentile(r.steady, 0.99)), 1),
-		FullDeploymentsPerS:    round(r.fullPerSecond(), 1),
-		WritesPerDeployment:    round(r.writesPerDeployment(), 2),
-		RawCreatePerS:          round(r.rawPerSecond, 1),
-		MCOAPIServerRSSMB:      round(r.rssAPIServer, 1),
-		ControllerManagerRSSMB: round(r.rssControllerManager, 1),
-		SchedulerRSSMB:         round(r.rssScheduler, 1),
+		SteadyP50ms:            benchkit.Round(benchkit.Ms(benchkit.Percentile(r.steady, 0.50)), 1),
+		SteadyP99ms:            benchkit.Round(benchkit.Ms(benchkit.Percentile(r.steady, 0.99)), 1),
+		FullDeploymentsPerS:    benchkit.Round(r.fullPerSecond(), 1),
+		WritesPerDeployment:    benchkit.Round(r.writesPerDeployment(), 2),
+		RawCreatePerS:          benchkit.Round(r.rawPerSecond, 1),
+		MCOAPIServerRSSMB:      benchkit.Round(r.rssAPIServer, 1),
+		ControllerManagerRSSMB: benchkit.Round(r.rssControllerManager, 1),
+		SchedulerRSSMB:         benchkit.Round(r.rssScheduler, 1),
 
 		Members:                 r.mode,
-		SteadyRate:              round(r.steadyRate, 1),
-		ControlPlaneCPUms:       round(r.controlPlaneCPU(), 1),
-		APIServerCPUms:          round(r.cpuMsPerDeployment("mco-apiserver"), 1),
-		ControllerManagerCPUms:  round(r.cpuMsPerDeployment("mco-controller-manager"), 1),
-		SchedulerCPUms:          round(r.cpuMsPerDeployment("mco-scheduler"), 2),
-		WorkStatusPerWork:       round(r.statusWrites("works", r.deployments*len(r.members)), 2),
-		BindingStatusPerDeploy:  round(r.statusWrites("resourcebindings", r.deployments), 2),
-		TemplateStatusPerDeploy: round(r.statusWrites("deployments", r.deployments), 2),
-		StatusLagP99ms:          round(ms(percentile(r.statusLags, 0.99)), 1),
-		SteadyStatusLagP99ms:    round(ms(percentile(r.steadyLags, 0.99)), 1),
-		AvailableAfterS:         round(r.availableAfter.Seconds(), 1),
-		DeleteNamespaceMCOs:     round(r.deletion.onMCO.Seconds(), 1),
-		DeleteNamespaceMembersS: round(r.deletion.inMembers.Seconds(), 1),
+		SteadyRate:              benchkit.Round(r.steadyRate, 1),
+		ControlPlaneCPUms:       benchkit.Round(r.controlPlaneCPU(), 1),
+		APIServerCPUms:          benchkit.Round(r.cpuMsPerDeployment("mco-apiserver"), 1),
+		ControllerManagerCPUms:  benchkit.Round(r.cpuMsPerDeployment("mco-controller-manager"), 1),
+		SchedulerCPUms:          benchkit.Round(r.cpuMsPerDeployment("mco-scheduler"), 2),
+		WorkStatusPerWork:       benchkit.Round(r.statusWrites("works", r.deployments*len(r.members)), 2),
+		BindingStatusPerDeploy:  benchkit.Round(r.statusWrites("resourcebindings", r.deployments), 2),
+		TemplateStatusPerDeploy: benchkit.Round(r.statusWrites("deployments", r.deployments), 2),
+		StatusLagP99ms:          benchkit.Round(benchkit.Ms(benchkit.Percentile(r.statusLags, 0.99)), 1),
+		SteadyStatusLagP99ms:    benchkit.Round(benchkit.Ms(benchkit.Percentile(r.steadyLags, 0.99)), 1),
+		AvailableAfterS:         benchkit.Round(r.availableAfter.Seconds(), 1),
+		DeleteNamespaceMCOs:     benchkit.Round(r.deletion.onMCO.Seconds(), 1),
+		DeleteNamespaceMembersS: benchkit.Round(r.deletion.inMembers.Seconds(), 1),
 	}
 }
 
@@ -171,26 +159,26 @@ func (r *result) print(w io.Writer) error {
 	p("raw create rate of mco-apiserver   C = %.1f objects/s (%d ConfigMaps, %d workers, QPS %d, burst %d)", r.rawPerSecond, r.rawCount, r.workers, clientQPS, clientBurst)
 	if len(r.full) > 0 {
 		p("full speed     %4d, %d workers  %.1f Deployments/s (creates done in %s, all in every member after %s); %s",
-			len(r.full), r.workers, r.fullPerSecond(), r.fullCreate.Round(time.Millisecond), r.fullDuration.Round(time.Millisecond), latencyLine(r.full))
+			len(r.full), r.workers, r.fullPerSecond(), r.fullCreate.Round(time.Millisecond), r.fullDuration.Round(time.Millisecond), benchkit.LatencyLine(r.full))
 	}
 	if len(r.steady) > 0 {
-		p("steady phase   %4d at %.1f/s    create -> in every member: %s", len(r.steady), r.steadyRate, latencyLine(r.steady))
+		p("steady phase   %4d at %.1f/s    create -> in every member: %s", len(r.steady), r.steadyRate, benchkit.LatencyLine(r.steady))
 	}
 	if r.mode == membersFull {
 		p("every template Available on mco %s after the first create; lag of mco's status behind the last member's Available: %s",
-			r.availableAfter.Round(time.Millisecond), latencyLine(r.statusLags))
-		p("the same lag for the steady phase's Deployments (below saturation): %s", latencyLine(r.steadyLags))
-		p("members' own pace, from a Deployment's arrival to Available there: %s", latencyLine(r.memberTimes))
+			r.availableAfter.Round(time.Millisecond), benchkit.LatencyLine(r.statusLags))
+		p("the same lag for the steady phase's Deployments (below saturation): %s", benchkit.LatencyLine(r.steadyLags))
+		p("members' own pace, from a Deployment's arrival to Available there: %s", benchkit.LatencyLine(r.memberTimes))
 	}
 	if len(r.fullCPU) > 0 {
-		p("CPU over the full-speed phase (cores): %s", cpuLine(r.fullCPU))
-		p("CPU per Deployment over the full-speed phase (ms): %s", cpuPerDeployment(r.fullCPU, len(r.full)))
+		p("CPU over the full-speed phase (cores): %s", benchkit.CPULine(r.fullCPU))
+		p("CPU per Deployment over the full-speed phase (ms): %s", benchkit.CPUPerUnit(r.fullCPU, len(r.full)))
 	}
 	if len(r.restCPU) > 0 {
-		p("CPU at rest, before the first Deployment (cores): %s", cpuLine(r.restCPU))
+		p("CPU at rest, before the first Deployment (cores): %s", benchkit.CPULine(r.restCPU))
 	}
 	if len(r.runCPU) > 0 {
-		p("CPU per Deployment over the whole run, status included (ms): %s", cpuPerDeployment(r.runCPU, r.deployments))
+		p("CPU per Deployment over the whole run, status included (ms): %s", benchkit.CPUPerUnit(r.runCPU, r.deployments))
 	}
 	p("status writes on mco: %.2f per Work, %.2f binding status and %.2f template status per Deployment",
 		s.WorkStatusPerWork, s.BindingStatusPerDeploy, s.TemplateStatusPerDeploy)
@@ -199,27 +187,27 @@ func (r *result) print(w io.Writer) error {
 	p("from before the first Deployment to %s after the last reached every member and mco's Events stopped coming; background writes included;", r.settle)
 	p(" the total leaves out the benchmark's own create of each Deployment):")
 	for _, d := range r.writes {
-		p("  %-8s %6.2f   %s", d.server, d.total/float64(r.deployments), largest(d.byKey, 8))
+		p("  %-8s %6.2f   %s", d.Server, d.Total/float64(r.deployments), benchkit.Largest(d.ByKey, 8))
 	}
 	p("  %-8s %6.2f", "total", r.writesPerDeployment())
 	for _, d := range r.writes {
-		if len(d.refused) > 0 {
-			p("  refused on %s (counted above): %s", d.server, largest(d.refused, 8))
+		if len(d.Refused) > 0 {
+			p("  refused on %s (counted above): %s", d.Server, benchkit.Largest(d.Refused, 8))
 		}
 	}
 	for _, d := range r.writes {
-		if d.events > 0 {
-			p("  Events written on %s: %.2f per Deployment (outside the budget)", d.server, d.events/float64(r.deployments))
+		if d.Events > 0 {
+			p("  Events written on %s: %.2f per Deployment (outside the budget)", d.Server, d.Events/float64(r.deployments))
 		}
 	}
 	p("  %s", r.events)
 	p("reads per Deployment (GET and LIST; watches left out):")
 	for _, d := range r.writes {
 		var total float64
-		for _, v := range d.reads {
+		for _, v := range d.Reads {
 			total += v
 		}
-		p("  %-8s %6.2f   %s", d.server, total/float64(r.deployments), largest(d.reads, 8))
+		p("  %-8s %6.2f   %s", d.Server, total/float64(r.deployments), benchkit.Largest(d.Reads, 8))
 	}
 	p("")
 	p("memory at the end (VmRSS): mco-apiserver %.1f MiB, mco-controller-manager %.1f MiB, mco-scheduler %.1f MiB", r.rssAPIServer, r.rssControllerManager, r.rssScheduler)
@@ -230,23 +218,23 @@ func (r *result) print(w io.Writer) error {
 	p("targets (judged, not enforced):")
 	if r.mode == membersBare {
 		maxWrites := float64(6 + 3*n)
-		p("  %s  writes per Deployment %.2f <= 6 + 3n = %.0f (n = %d targets)", verdict(s.WritesPerDeployment <= maxWrites), s.WritesPerDeployment, maxWrites, n)
+		p("  %s  writes per Deployment %.2f <= 6 + 3n = %.0f (n = %d targets)", benchkit.Verdict(s.WritesPerDeployment <= maxWrites), s.WritesPerDeployment, maxWrites, n)
 	}
 	if len(r.steady) > 0 {
-		p("  %s  steady p99 %.1f ms < 300 ms (at %.1f/s, half the full-speed rate unless -steady-rate says)", verdict(s.SteadyP99ms < 300), s.SteadyP99ms, r.steadyRate)
+		p("  %s  steady p99 %.1f ms < 300 ms (at %.1f/s, half the full-speed rate unless -steady-rate says)", benchkit.Verdict(s.SteadyP99ms < 300), s.SteadyP99ms, r.steadyRate)
 	}
 	if r.mode == membersFull {
-		p("  %s  control-plane CPU per Deployment %.1f ms <= 100 (stretch 80)", verdict(s.ControlPlaneCPUms <= 100), s.ControlPlaneCPUms)
-		p("  %s  mco-scheduler CPU per binding %.2f ms <= 3", verdict(s.SchedulerCPUms <= 3), s.SchedulerCPUms)
-		p("  %s  Work status writes per Work %.2f <= 1.3", verdict(s.WorkStatusPerWork <= 1.3), s.WorkStatusPerWork)
-		p("  %s  binding status writes per Deployment %.2f <= 1.5", verdict(s.BindingStatusPerDeploy <= 1.5), s.BindingStatusPerDeploy)
-		p("  %s  template status writes per Deployment %.2f <= 1.2", verdict(s.TemplateStatusPerDeploy <= 1.2), s.TemplateStatusPerDeploy)
-		p("  %s  status lag p99 %.1f ms <= 2000 ms in the steady phase (%.1f ms over the whole run, full speed included)", verdict(s.SteadyStatusLagP99ms <= 2000), s.SteadyStatusLagP99ms, s.StatusLagP99ms)
-		p("  %s  namespace deleted everywhere in %s <= 120 s", verdict(r.deletion.inMembers > 0 && s.DeleteNamespaceMembersS <= 120), r.deletion.figure(r.deletion.inMembers))
+		p("  %s  control-plane CPU per Deployment %.1f ms <= 100 (stretch 80)", benchkit.Verdict(s.ControlPlaneCPUms <= 100), s.ControlPlaneCPUms)
+		p("  %s  mco-scheduler CPU per binding %.2f ms <= 3", benchkit.Verdict(s.SchedulerCPUms <= 3), s.SchedulerCPUms)
+		p("  %s  Work status writes per Work %.2f <= 1.3", benchkit.Verdict(s.WorkStatusPerWork <= 1.3), s.WorkStatusPerWork)
+		p("  %s  binding status writes per Deployment %.2f <= 1.5", benchkit.Verdict(s.BindingStatusPerDeploy <= 1.5), s.BindingStatusPerDeploy)
+		p("  %s  template status writes per Deployment %.2f <= 1.2", benchkit.Verdict(s.TemplateStatusPerDeploy <= 1.2), s.TemplateStatusPerDeploy)
+		p("  %s  status lag p99 %.1f ms <= 2000 ms in the steady phase (%.1f ms over the whole run, full speed included)", benchkit.Verdict(s.SteadyStatusLagP99ms <= 2000), s.SteadyStatusLagP99ms, s.StatusLagP99ms)
+		p("  %s  namespace deleted everywhere in %s <= 120 s", benchkit.Verdict(r.deletion.inMembers > 0 && s.DeleteNamespaceMembersS <= 120), r.deletion.figure(r.deletion.inMembers))
 	}
 	if len(r.full) > 0 && r.mode == membersBare {
 		product := r.fullPerSecond() * r.writesPerDeployment()
-		p("  %s  full Deployments/s x writes per Deployment = %.1f >= 0.5 x C = %.1f", verdict(product >= 0.5*r.rawPerSecond), product, 0.5*r.rawPerSecond)
+		p("  %s  full Deployments/s x writes per Deployment = %.1f >= 0.5 x C = %.1f", benchkit.Verdict(product >= 0.5*r.rawPerSecond), product, 0.5*r.rawPerSecond)
 	}
 	line, err := json.Marshal(s)
 	if err != nil {
@@ -254,87 +242,4 @@ func (r *result) print(w io.Writer) error {
 	}
 	p("%s", line)
 	return nil
-}
-
-func cpuLine(shares []cpuShare) string {
-	var parts []string
-	var total float64
-	for _, s := range shares {
-		total += s.cores
-		if s.cores >= 0.01 {
-			parts = append(parts, fmt.Sprintf("%s %.2f", s.name, s.cores))
-		}
-	}
-	return fmt.Sprintf("total %.2f: %s", total, strings.Join(parts, ", "))
-}
-
-// cpuPerDeployment spreads each process's CPU over a phase across the
-// Deployments of the phase, in CPU milliseconds: a figure that depends less
-// on how busy the machine's neighbours are than throughput does.
-func cpuPerDeployment(shares []cpuShare, n int) string {
-	if n == 0 {
-		return ""
-	}
-	var parts []string
-	var total float64
-	for _, s := range shares {
-		v := s.seconds * 1000 / float64(n)
-		total += v
-		if v >= 0.5 {
-			parts = append(parts, fmt.Sprintf("%s %.1f", s.name, v))
-		}
-	}
-	return fmt.Sprintf("total %.1f: %s", total, strings.Join(parts, ", "))
-}
-
-func verdict(ok bool) string {
-	if ok {
-		return "PASS"
-	}
-	return "FAIL"
-}
-
-func latencyLine(d []time.Duration) string {
-	return fmt.Sprintf("p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms",
-		ms(percentile(d, 0.50)), ms(percentile(d, 0.90)), ms(percentile(d, 0.99)), ms(percentile(d, 1)))
-}
-
-// largest lists the k largest counts as "VERB resource n".
-func largest(c counts, k int) string {
-	keys := make([]string, 0, len(c))
-	for key := range c {
-		keys = append(keys, key)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if c[keys[i]] != c[keys[j]] {
-			return c[keys[i]] > c[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	var parts []string
-	for _, key := range keys[:min(k, len(keys))] {
-		parts = append(parts, fmt.Sprintf("%s %.0f", key, c[key]))
-	}
-	if len(keys) > k {
-		parts = append(parts, "...")
-	}
-	return strings.Join(parts, ", ")
-}
-
-// percentile is the nearest-rank percentile (q in (0, 1]).
-func percentile(d []time.Duration, q float64) time.Duration {
-	if len(d) == 0 {
-		return 0
-	}
-	s := slices.Clone(d)
-	slices.Sort(s)
-	i := int(math.Ceil(q*float64(len(s)))) - 1
-	return s[max(0, min(i, len(s)-1))]
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func round(v float64, digits int) float64 {
-	f := math.Pow(10, float64(digits))
-	return math.Round(v*f) / f
 }

@@ -26,6 +26,10 @@ type Options struct {
 	// costs anything (benchmarks). Join then takes mco's token from the
 	// TokenRequest API, there being no token controller.
 	BareMembers bool
+	// StaticNodes registers a bare member's Nodes as objects that are
+	// Ready as written and that nothing maintains (no kubelet, no kwok),
+	// so that mco sees their capacity and can divide replicas by it.
+	StaticNodes bool
 	// HA makes the control plane highly available (ha.go): an etcd
 	// cluster, two apiservers behind a load balancer, two of each
 	// component. LBCommand runs the load balancer (it gets --listen=ADDR
@@ -96,8 +100,12 @@ func Up(ctx context.Context, o Options) (env *Env, err error) {
 		go func() {
 			defer wg.Done()
 			members[i], errs[i] = startMember(ctx, env, spec, o.BareMembers)
-			if errs[i] == nil && !o.BareMembers {
+			switch {
+			case errs[i] != nil:
+			case !o.BareMembers:
 				errs[i] = members[i].addNodes(ctx)
+			case o.StaticNodes:
+				errs[i] = members[i].addStaticNodes(ctx)
 			}
 		}()
 	}
@@ -153,11 +161,23 @@ func (m *Member) addNodes(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := createNodes(ctx, client, m.Spec)
+	n, err := createNodes(ctx, client, m.Spec, false)
 	if err != nil {
 		return fmt.Errorf("member %s: %w", m.Spec.Name, err)
 	}
 	if err := waitNodesReady(ctx, client, n, 2*time.Minute); err != nil {
+		return fmt.Errorf("member %s: %w", m.Spec.Name, err)
+	}
+	return nil
+}
+
+// addStaticNodes creates a bare member's nodes, Ready from the start.
+func (m *Member) addStaticNodes(ctx context.Context) error {
+	client, err := m.Client()
+	if err != nil {
+		return err
+	}
+	if _, err := createNodes(ctx, client, m.Spec, true); err != nil {
 		return fmt.Errorf("member %s: %w", m.Spec.Name, err)
 	}
 	return nil

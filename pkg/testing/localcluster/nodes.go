@@ -16,8 +16,15 @@ import (
 // fakeNodeAnnotation marks the nodes kwok manages.
 const fakeNodeAnnotation = "kwok.x-k8s.io/node"
 
-// fakeNodes returns the Node objects of a member.
-func fakeNodes(spec MemberSpec) ([]*corev1.Node, error) {
+// fakeNodes returns the Node objects of a member; ready ones carry a
+// Ready condition of their own (for members where no kwok writes one).
+func fakeNodes(spec MemberSpec, ready bool) ([]*corev1.Node, error) {
+	var conditions []corev1.NodeCondition
+	if ready {
+		now := metav1.Now()
+		conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue,
+			Reason: "StaticNode", LastHeartbeatTime: now, LastTransitionTime: now}}
+	}
 	var out []*corev1.Node
 	i := 0
 	for _, group := range spec.Nodes {
@@ -48,7 +55,7 @@ func fakeNodes(spec MemberSpec) ([]*corev1.Node, error) {
 						"node.kubernetes.io/exclude-from-external-load-balancers": "true",
 					},
 				},
-				Status: corev1.NodeStatus{Capacity: capacity, Allocatable: capacity},
+				Status: corev1.NodeStatus{Capacity: capacity, Allocatable: capacity, Conditions: conditions},
 			})
 		}
 	}
@@ -56,8 +63,8 @@ func fakeNodes(spec MemberSpec) ([]*corev1.Node, error) {
 }
 
 // createNodes registers the member's fake nodes; existing ones are kept.
-func createNodes(ctx context.Context, client kubernetes.Interface, spec MemberSpec) (int, error) {
-	nodes, err := fakeNodes(spec)
+func createNodes(ctx context.Context, client kubernetes.Interface, spec MemberSpec, ready bool) (int, error) {
+	nodes, err := fakeNodes(spec, ready)
 	if err != nil {
 		return 0, err
 	}

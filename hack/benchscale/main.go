@@ -1,0 +1,144 @@
+// Command benchscale measures mco at the size of a real federation on one
+// machine: ten bare members (a kube-apiserver each, one shared etcd, nodes
+// that are objects only), ten thousand Deployments divided over three of
+// the ten by a spread constraint (so that mco's scheduler chooses which)
+// and a thousand ConfigMaps duplicated to all ten, then the deletion of
+// their namespace. It reports the time to propagate and to delete, the peak
+// memory of mco's processes, writes and CPU per object. `make bench-scale`
+// runs it; the last line of its output is one JSON object.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/mco-org/mco/pkg/testing/localcluster"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "benchscale:", err)
+		stop()
+		os.Exit(1)
+	}
+}
+
+// options are the command's flags.
+type options struct {
+	dir, binDir   string
+	members       int
+	spread        int
+	deployments   int
+	configMaps    int
+	workers       int
+	settle        time.Duration
+	timeout       time.Duration
+	deleteTimeout time.Duration
+	namespace     string
+}
+
+// maxMembers bounds -members: the tracker keeps a member set as a bit mask.
+const maxMembers = 64
+
+func parseFlags(args []string) (*options, error) {
+	o := &options{namespace: "scale"}
+	fs := flag.NewFlagSet("benchscale", flag.ContinueOnError)
+	fs.StringVar(&o.dir, "dir", "_output/bench-scale", "state, data and logs (emptied at start; logs stay after)")
+	fs.StringVar(&o.binDir, "bin-dir", "_output/bin", "mco and member binaries")
+	fs.IntVar(&o.members, "members", 10, "bare member clusters")
+	fs.IntVar(&o.spread, "spread", 3, "members each Deployment is divided over (a spread constraint's min and max groups)")
+	fs.IntVar(&o.deployments, "deployments", 10000, "Deployments of 3 replicas, divided over -spread members")
+	fs.IntVar(&o.configMaps, "configmaps", 1000, "ConfigMaps duplicated to every member")
+	fs.IntVar(&o.workers, "workers", 16, "concurrent creates")
+	fs.DurationVar(&o.settle, "settle", 10*time.Second, "quiet time after the propagation before counting writes")
+	fs.DurationVar(&o.deleteTimeout, "delete-timeout", 30*time.Minute, "how long the deletion of the namespace may take before it is reported as not done")
+	fs.DurationVar(&o.timeout, "timeout", 100*time.Minute, "give up after this long in all")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	switch {
+	case fs.NArg() != 0:
+		return nil, fmt.Errorf("unexpected arguments %v", fs.Args())
+	case o.members < 1 || o.members > maxMembers:
+		return nil, fmt.Errorf("-members is between 1 and %d, not %d", maxMembers, o.members)
+	case o.spread < 1 || o.spread > o.members:
+		return nil, fmt.Errorf("-spread is between 1 and -members (%d), not %d", o.members, o.spread)
+	case o.deployments < 0 || o.configMaps < 0 || o.deployments+o.configMaps == 0:
+		return nil, fmt.Errorf("-deployments and -configmaps are not negative, and not both 0")
+	case o.workers < 1 || o.timeout <= 0 || o.deleteTimeout <= 0:
+		return nil, fmt.Errorf("-workers, -timeout and -delete-timeout must be positive")
+	}
+	var err error
+	if o.dir, err = filepath.Abs(o.dir); err != nil {
+		return nil, err
+	}
+	if o.binDir, err = filepath.Abs(o.binDir); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+func run(ctx context.Context, args []string, out, progress io.Writer) (err error) {
+	o, err := parseFlags(args)
+	if err != nil {
+		return err
+	}
+	interrupted := ctx
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	defer func() {
+		switch {
+		case err == nil:
+		case interrupted.Err() != nil:
+			err = fmt.Errorf("interrupted: %w", err)
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			err = fmt.Errorf("gave up after %s (-timeout): %w", o.timeout, err)
+		}
+	}()
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(progress, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
+	}
+
+	// A previous run that was killed before it could stop its processes.
+	if env, err := localcluster.Load(o.dir); err == nil {
+		logf("stopping the processes of a previous run in %s", o.dir)
+		env.Down()
+	}
+	if err := os.RemoveAll(o.dir); err != nil {
+		return err
+	}
+	logf("starting mco and %d bare members in %s", o.members, o.dir)
+	start := time.Now()
+	env, err := localcluster.Up(ctx, localcluster.Options{
+		Dir: o.dir, BinDir: o.binDir, Members: scaleMembers(o.members), ControlPlane: true,
+		BareMembers: true, StaticNodes: true,
+	})
+	if err != nil {
+		return fmt.Errorf("bring up: %w (logs in %s)", err, filepath.Join(o.dir, "logs"))
+	}
+	defer func() {
+		logf("stopping every process started")
+		env.Down()
+	}()
+	logf("up in %s", time.Since(start).Round(time.Millisecond))
+
+	s, err := newScale(env, o, logf)
+	if err != nil {
+		return err
+	}
+	r, err := s.run(ctx)
+	if err != nil {
+		return fmt.Errorf("%w (logs in %s)", err, filepath.Join(o.dir, "logs"))
+	}
+	return r.print(out)
+}
