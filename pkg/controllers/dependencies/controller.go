@@ -40,6 +40,8 @@ type Controller struct {
 	wanted  sync.Map
 	loop    *controller.Controller[binding.Key]
 	workers int
+	// requirers are the bindings indexed by requiredByIndex.
+	requirers cache.Indexer
 }
 
 // New builds the dependencies distributor.
@@ -48,6 +50,10 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	d := &Controller{bindings: c.Bindings, templates: c.Templates, workers: c.Workers, interp: c.Interpreter, scripts: c.Scripts}
 	d.loop = controller.New("dependencies", d.sync)
 	d.loop.WaitFor(rbs.HasSynced)
+	if err := rbs.AddIndexers(cache.Indexers{requiredByIndex: requiredByKeys}); err != nil {
+		return nil, fmt.Errorf("dependencies controller: index bindings by requiredBy: %w", err)
+	}
+	d.requirers = rbs.GetIndexer()
 	if _, err := rbs.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: d.enqueueIndependent,
 		UpdateFunc: func(oldObj, newObj any) {
@@ -278,11 +284,15 @@ func (d *Controller) attach(ctx context.Context, key binding.Key, obj *unstructu
 // releaseStale removes k from the bindings it no longer requires, and
 // deletes attached bindings nothing requires any more.
 func (d *Controller) releaseStale(ctx context.Context, k binding.Key, keep map[binding.Key]*unstructured.Unstructured) error {
-	rbs, err := d.bindings.RB.ResourceBindings(k.Namespace).List(labels.Everything())
+	objs, err := d.requirers.ByIndex(requiredByIndex, requirerKey(k))
 	if err != nil {
 		return err
 	}
-	for _, rb := range rbs {
+	for _, obj := range objs {
+		rb, ok := obj.(*workv1alpha2.ResourceBinding)
+		if !ok {
+			continue
+		}
 		key := binding.Key{Namespace: rb.Namespace, Name: rb.Name}
 		if _, ok := keep[key]; ok || !requires(&rb.Spec, k) {
 			continue

@@ -54,6 +54,28 @@ func requires(spec *workv1alpha2.ResourceBindingSpec, k binding.Key) bool {
 	return false
 }
 
+// requiredByIndex indexes bindings by the bindings that require them
+// ("namespace/name" of each requiredBy entry), so that releasing what one
+// workload required looks at those bindings only, not at every binding of
+// its namespace.
+const requiredByIndex = "dependencies.requiredBy"
+
+// requiredByKeys is requiredByIndex's index function.
+func requiredByKeys(obj any) ([]string, error) {
+	rb, ok := obj.(*workv1alpha2.ResourceBinding)
+	if !ok {
+		return nil, nil
+	}
+	out := make([]string, 0, len(rb.Spec.RequiredBy))
+	for _, r := range rb.Spec.RequiredBy {
+		out = append(out, requirerKey(binding.Key{Namespace: r.Namespace, Name: r.Name}))
+	}
+	return out, nil
+}
+
+// requirerKey is a requiring binding's value in requiredByIndex.
+func requirerKey(k binding.Key) string { return k.Namespace + "/" + k.Name }
+
 // attached tells whether a binding exists only because others require it
 // (no policy placed it): it goes once nothing requires it.
 func attached(spec *workv1alpha2.ResourceBindingSpec) bool { return spec.Placement == nil }
