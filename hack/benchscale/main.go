@@ -10,7 +10,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mco-org/mco/hack/internal/benchkit"
 	"github.com/mco-org/mco/pkg/testing/localcluster"
 )
 
@@ -93,44 +93,23 @@ func run(ctx context.Context, args []string, out, progress io.Writer) (err error
 	if err != nil {
 		return err
 	}
-	interrupted := ctx
-	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	ctx, cancel, explain := benchkit.Bounded(ctx, o.timeout)
 	defer cancel()
-	defer func() {
-		switch {
-		case err == nil:
-		case interrupted.Err() != nil:
-			err = fmt.Errorf("interrupted: %w", err)
-		case errors.Is(ctx.Err(), context.DeadlineExceeded):
-			err = fmt.Errorf("gave up after %s (-timeout): %w", o.timeout, err)
-		}
-	}()
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(progress, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
-	}
+	defer func() { err = explain(err) }()
+	logf := benchkit.Logger(progress)
 
-	// A previous run that was killed before it could stop its processes.
-	if env, err := localcluster.Load(o.dir); err == nil {
-		logf("stopping the processes of a previous run in %s", o.dir)
-		env.Down()
-	}
-	if err := os.RemoveAll(o.dir); err != nil {
-		return err
-	}
 	logf("starting mco and %d bare members in %s", o.members, o.dir)
-	start := time.Now()
-	env, err := localcluster.Up(ctx, localcluster.Options{
+	env, err := benchkit.FreshEnv(ctx, localcluster.Options{
 		Dir: o.dir, BinDir: o.binDir, Members: scaleMembers(o.members), ControlPlane: true,
 		BareMembers: true, StaticNodes: true,
-	})
+	}, logf)
 	if err != nil {
-		return fmt.Errorf("bring up: %w (logs in %s)", err, filepath.Join(o.dir, "logs"))
+		return err
 	}
 	defer func() {
 		logf("stopping every process started")
 		env.Down()
 	}()
-	logf("up in %s", time.Since(start).Round(time.Millisecond))
 
 	s, err := newScale(env, o, logf)
 	if err != nil {
