@@ -2,7 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
+
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/mco-org/mco/hack/internal/benchkit"
 )
@@ -13,15 +14,9 @@ const mcoServer = "mco"
 // scrapeAll reads apiserver_request_total from mco-apiserver and every
 // member's kube-apiserver, keyed by server.
 func (b *bench) scrapeAll(ctx context.Context) (map[string]benchkit.Counts, error) {
-	out := map[string]benchkit.Counts{}
-	var err error
-	if out[mcoServer], err = benchkit.Scrape(ctx, b.kube); err != nil {
-		return nil, fmt.Errorf("metrics of mco-apiserver: %w", err)
+	servers := map[string]kubernetes.Interface{mcoServer: b.kube}
+	for name, client := range b.members {
+		servers[name] = client
 	}
-	for _, name := range b.names {
-		if out[name], err = benchkit.Scrape(ctx, b.members[name]); err != nil {
-			return nil, fmt.Errorf("metrics of %s: %w", name, err)
-		}
-	}
-	return out, nil
+	return benchkit.ScrapeServers(ctx, servers)
 }

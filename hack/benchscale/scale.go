@@ -233,18 +233,11 @@ func (s *scale) waitClustersReady(ctx context.Context, timeout time.Duration) er
 // scrapeAll reads apiserver_request_total from mco-apiserver and every
 // member's kube-apiserver, keyed by server.
 func (s *scale) scrapeAll(ctx context.Context) (map[string]benchkit.Counts, error) {
-	out := map[string]benchkit.Counts{}
-	var err error
-	if out[mcoServer], err = benchkit.Scrape(ctx, s.kube); err != nil {
-		return nil, fmt.Errorf("metrics of mco-apiserver: %w", err)
-	}
+	servers := map[string]kubernetes.Interface{mcoServer: s.kube}
 	for i, m := range s.members {
-		name := s.env.Members[i].Spec.Name
-		if out[name], err = benchkit.Scrape(ctx, m); err != nil {
-			return nil, fmt.Errorf("metrics of %s: %w", name, err)
-		}
+		servers[s.env.Members[i].Spec.Name] = m
 	}
-	return out, nil
+	return benchkit.ScrapeServers(ctx, servers)
 }
 
 // rss reads one memory figure of each of mco's processes, in their order.

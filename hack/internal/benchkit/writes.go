@@ -161,3 +161,16 @@ func Largest(c Counts, k int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// ScrapeServers scrapes every server, keyed as given.
+func ScrapeServers(ctx context.Context, servers map[string]kubernetes.Interface) (map[string]Counts, error) {
+	out := map[string]Counts{}
+	for name, client := range servers {
+		c, err := Scrape(ctx, client)
+		if err != nil {
+			return nil, fmt.Errorf("metrics of %s: %w", name, err)
+		}
+		out[name] = c
+	}
+	return out, nil
+}
