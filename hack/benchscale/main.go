@@ -45,6 +45,7 @@ type options struct {
 	timeout       time.Duration
 	deleteTimeout time.Duration
 	namespace     string
+	profiles      string
 }
 
 // maxMembers bounds -members: the tracker keeps a member set as a bit mask.
@@ -63,6 +64,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.DurationVar(&o.settle, "settle", 10*time.Second, "quiet time after the propagation before counting writes")
 	fs.DurationVar(&o.deleteTimeout, "delete-timeout", 30*time.Minute, "how long the deletion of the namespace may take before it is reported as not done")
 	fs.DurationVar(&o.timeout, "timeout", 100*time.Minute, "give up after this long in all")
+	fs.StringVar(&o.profiles, "heap-profiles", "", "directory to save a heap profile of each mco process into once the objects are propagated (none when empty)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -84,6 +86,11 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if o.binDir, err = filepath.Abs(o.binDir); err != nil {
 		return nil, err
+	}
+	if o.profiles != "" {
+		if o.profiles, err = filepath.Abs(o.profiles); err != nil {
+			return nil, err
+		}
 	}
 	return o, nil
 }

@@ -120,6 +120,11 @@ func (s *scale) run(ctx context.Context) (*result, error) {
 	if r.rssAfterPropagation, err = s.rss(benchkit.RSSMiB); err != nil {
 		return nil, err
 	}
+	if s.o.profiles != "" {
+		if err := s.saveHeapProfiles(ctx, s.o.profiles); err != nil {
+			return nil, err
+		}
+	}
 
 	deleteStart, deleteCPUBefore := time.Now(), s.env.CPU()
 	if r.deletion, err = s.deleteNamespace(ctx, t); err != nil {

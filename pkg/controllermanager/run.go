@@ -19,6 +19,7 @@ import (
 
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
+	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
 	"github.com/mco-org/mco/pkg/events"
@@ -48,13 +49,15 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 		return nil, fmt.Errorf("dynamic client: %w", err)
 	}
 	const resync = 0 // controllers requeue what they need themselves
-	mcoInf := mcoinformers.NewSharedInformerFactory(mco, resync)
-	kubeInf := kubeinformers.NewSharedInformerFactory(kube, resync)
+	// No controller reads managedFields: caches go without them.
+	mcoInf := mcoinformers.NewSharedInformerFactoryWithOptions(mco, resync, mcoinformers.WithTransform(controller.DropManagedFields))
+	kubeInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithTransform(controller.DropManagedFields))
 	// Member credentials live in karmada-cluster, where join writes them.
-	secretInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithNamespace(join.Namespace))
+	secretInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithNamespace(join.Namespace),
+		kubeinformers.WithTransform(controller.DropManagedFields))
 	revisionInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithTweakListOptions(func(o *metav1.ListOptions) {
 		o.LabelSelector = rolloutv1alpha1.RolloutLabel
-	}))
+	}), kubeinformers.WithTransform(controller.DropManagedFields))
 	templates, err := template.Discover(ctx, kube.Discovery(), dyn, resync)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
@@ -17,9 +18,11 @@ import (
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/tools/cache"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/controller"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 )
 
@@ -30,9 +33,9 @@ type Clients struct {
 	Dynamic   dynamic.Interface
 	Discovery discovery.CachedDiscoveryInterface
 	Mapper    meta.ResettableRESTMapper
-	// Objects watches, in the member, only what mco applied (objects
+	// objects watches, in the member, only what mco applied (objects
 	// carrying the work.karmada.io/permanent-id label), per resource.
-	Objects dynamicinformer.DynamicSharedInformerFactory
+	objects dynamicinformer.DynamicSharedInformerFactory
 	// Cluster-wide typed informers (nodes, pods) for the status controller.
 	Typed informers.SharedInformerFactory
 
@@ -41,13 +44,24 @@ type Clients struct {
 	stop        context.CancelFunc
 }
 
+// ObjectInformer returns the informer of one resource's objects that mco
+// applied to the member; it caches them without metadata.managedFields.
+// Start starts it.
+func (c *Clients) ObjectInformer(gvr schema.GroupVersionResource) cache.SharedIndexInformer {
+	inf := c.objects.ForResource(gvr).Informer()
+	// Fails only once the informer has started, which means an earlier
+	// call has set the transform already.
+	_ = inf.SetTransform(controller.DropManagedFields)
+	return inf
+}
+
 // Context ends when these clients are replaced or forgotten; informers
-// started from Objects and Typed run until then.
+// started from ObjectInformer and Typed run until then.
 func (c *Clients) Context() context.Context { return c.ctx }
 
 // Start starts informers requested since the last call.
 func (c *Clients) Start() {
-	c.Objects.Start(c.ctx.Done())
+	c.objects.Start(c.ctx.Done())
 	c.Typed.Start(c.ctx.Done())
 }
 
@@ -170,8 +184,8 @@ func (m *Manager) build(c *clusterv1alpha1.Cluster, secret *corev1.Secret, fp st
 		Dynamic:     dyn,
 		Discovery:   disc,
 		Mapper:      restmapper.NewDeferredDiscoveryRESTMapper(disc),
-		Objects:     dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 10*time.Minute, metav1.NamespaceAll, managed),
-		Typed:       informers.NewSharedInformerFactory(kube, 10*time.Minute),
+		objects:     dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 10*time.Minute, metav1.NamespaceAll, managed),
+		Typed:       informers.NewSharedInformerFactoryWithOptions(kube, 10*time.Minute, informers.WithTransform(controller.DropManagedFields)),
 		fingerprint: fp,
 		ctx:         ctx,
 		stop:        stop,

@@ -54,7 +54,7 @@ func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string,
 		return nil, fmt.Errorf("scheduler framework: %w", err)
 	}
 	fw.SetObserver(m)
-	factory := informers.NewSharedInformerFactory(client, 0)
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTransform(controller.DropManagedFields))
 	rbs := factory.Work().V1alpha2().ResourceBindings()
 	crbs := factory.Work().V1alpha2().ClusterResourceBindings()
 	clusters := factory.Cluster().V1alpha1().Clusters()

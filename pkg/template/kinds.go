@@ -16,6 +16,8 @@ import (
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
+
+	"github.com/mco-org/mco/pkg/controller"
 )
 
 // Resources are the template kinds with their informers. Kinds come and go
@@ -83,6 +85,7 @@ func Discover(ctx context.Context, d discovery.DiscoveryInterface, client dynami
 func (r *Resources) newKind(x Resource) *kind {
 	inf := dynamicinformer.NewFilteredDynamicInformer(r.client, x.GVR, metav1.NamespaceAll, r.resync,
 		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, nil).Informer()
+	_ = inf.SetTransform(controller.DropManagedFields) // fails only once started; this one is new
 	return &kind{Resource: x, informer: inf}
 }
 

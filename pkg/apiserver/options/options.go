@@ -145,14 +145,19 @@ func modes() []string { return apiserver.AuthorizationModes }
 // aggregated tells whether mco-apiserver runs behind a host's aggregator.
 func (o *Options) aggregated() bool { return o.Mode == ModeAggregated }
 
-// Complete makes the data directory absolute and creates the PKI that is
-// missing. The serving certificate is used unless --tls-cert-file is set.
+// Complete makes the data directory absolute, adds kube-apiserver's default
+// watch-cache sizes and creates the PKI that is missing. The serving certificate is used unless --tls-cert-file is set.
 func (o *Options) Complete() error {
 	abs, err := filepath.Abs(o.DataDir)
 	if err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
 	o.DataDir = abs
+	if o.Etcd.EnableWatchCache {
+		if o.Etcd.WatchCacheSizes, err = withDefaultWatchCacheSizes(o.Etcd.WatchCacheSizes); err != nil {
+			return err
+		}
+	}
 	var hosts []string
 	if ip := o.SecureServing.BindAddress; ip != nil {
 		hosts = append(hosts, ip.String())

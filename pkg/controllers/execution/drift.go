@@ -130,7 +130,7 @@ func (d *driftWatch) watch(c *member.Clients, gvr schema.GroupVersionResource) {
 	d.watched[c.Cluster][gvr] = true
 	d.mu.Unlock()
 	cluster := c.Cluster
-	_, _ = c.Objects.ForResource(gvr).Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+	_, _ = c.ObjectInformer(gvr).AddEventHandler(cache.ResourceEventHandlerFuncs{
 		UpdateFunc: func(_, obj any) {
 			u, ok := obj.(*unstructured.Unstructured)
 			if !ok {

@@ -262,7 +262,7 @@ func (s *Controller) observe(c *member.Clients, manifest *unstructured.Unstructu
 // watch returns the informer of a resource in a member, registering the
 // handler that maps member objects back to their Works once.
 func (s *Controller) watch(c *member.Clients, gvr schema.GroupVersionResource) cache.SharedIndexInformer {
-	inf := c.Objects.ForResource(gvr).Informer()
+	inf := c.ObjectInformer(gvr)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.watched[c.Cluster] == nil {
