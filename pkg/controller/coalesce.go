@@ -5,48 +5,100 @@ import (
 	"time"
 )
 
+// maxWindowFactor bounds how far a key's window grows: to this many times
+// the base window.
+const maxWindowFactor = 6
+
 // Coalescer holds back the writes of changes in passing (a workload
 // starting in a member goes through several statuses in a few seconds) so
 // that those that arrive within one window cost one write. A change that
 // reaches a settled state is written at once: users see the outcome
 // without delay, and only the steps on the way are coalesced.
+//
+// A key that stays on its way for long (a rollout that takes minutes, a
+// member slow to start pods) has its window doubled after each write in
+// passing, up to maxWindowFactor times the base: its progress still shows,
+// at a pace that costs a handful of writes rather than one per window. A
+// settled change resets it.
 type Coalescer[K comparable] struct {
 	window time.Duration
 	now    func() time.Time
 
-	mu    sync.Mutex
-	since map[K]time.Time // first change not yet written
+	mu   sync.Mutex
+	keys map[K]*coalesced
 }
 
-// NewCoalescer returns a Coalescer with the given window.
+// coalesced is one key's state between its settled writes.
+type coalesced struct {
+	open   bool      // a change waits to be written
+	since  time.Time // when the open window started
+	fired  bool      // Due said the open window is over
+	writes int       // writes in passing since the last settled one
+}
+
+// NewCoalescer returns a Coalescer with the given base window.
 func NewCoalescer[K comparable](window time.Duration) *Coalescer[K] {
-	return &Coalescer[K]{window: window, now: time.Now, since: map[K]time.Time{}}
+	return &Coalescer[K]{window: window, now: time.Now, keys: map[K]*coalesced{}}
 }
 
 // Due tells whether a change of k, settled or in passing, is to be
 // written now; when it is not, wait is how long until it is. The first
 // change in passing opens k's window.
 func (c *Coalescer[K]) Due(k K, settled bool) (due bool, wait time.Duration) {
-	if settled || c.window <= 0 {
+	if c.window <= 0 {
 		return true, 0
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	now := c.now()
-	since, ok := c.since[k]
-	if !ok {
-		c.since[k] = now
-		return false, c.window
+	if settled {
+		delete(c.keys, k)
+		return true, 0
 	}
-	if left := since.Add(c.window).Sub(now); left > 0 {
+	e := c.keys[k]
+	if e == nil {
+		e = &coalesced{}
+		c.keys[k] = e
+	}
+	now := c.now()
+	if !e.open {
+		e.open, e.since, e.fired = true, now, false
+	}
+	if left := e.since.Add(c.windowAfter(e.writes)).Sub(now); left > 0 {
 		return false, left
 	}
+	e.fired = true
 	return true, 0
+}
+
+// windowAfter is the window of a key that was written n times in passing.
+func (c *Coalescer[K]) windowAfter(n int) time.Duration {
+	f := 1
+	for ; n > 0 && f < maxWindowFactor; n-- {
+		f *= 2
+	}
+	return c.window * time.Duration(min(f, maxWindowFactor))
 }
 
 // Written closes k's window: its status is written, or needs no write.
 func (c *Coalescer[K]) Written(k K) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.since, k)
+	e := c.keys[k]
+	if e == nil {
+		return
+	}
+	if e.fired {
+		e.writes++
+	}
+	e.open, e.fired = false, false
+	if e.writes == 0 {
+		delete(c.keys, k)
+	}
+}
+
+// Forget drops what is kept of k, which is gone.
+func (c *Coalescer[K]) Forget(k K) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.keys, k)
 }

@@ -29,12 +29,26 @@ func TestCoalescer(t *testing.T) {
 			{at: 0, wantWait: time.Second},
 			{at: 400 * time.Millisecond, settled: true, wantDue: true},
 		}},
-		{"a write opens a new window for the next change", time.Second, []step{
+		{"no window writes everything at once", 0, []step{{at: 0, wantDue: true}}},
+		{"the window doubles after each write in passing", time.Second, []step{
 			{at: 0, wantWait: time.Second},
 			{at: time.Second, wantDue: true},
-			{at: 1500 * time.Millisecond, written: true, wantWait: time.Second},
+			{at: 1100 * time.Millisecond, written: true, wantWait: 2 * time.Second},
+			{at: 3100 * time.Millisecond, wantDue: true},
+			{at: 3200 * time.Millisecond, written: true, wantWait: 4 * time.Second},
+			{at: 7200 * time.Millisecond, wantDue: true},
+			{at: 7300 * time.Millisecond, written: true, wantWait: 6 * time.Second}, // capped at 6x
 		}},
-		{"no window writes everything at once", 0, []step{{at: 0, wantDue: true}}},
+		{"a settled change resets the window", time.Second, []step{
+			{at: 0, wantWait: time.Second},
+			{at: time.Second, wantDue: true},
+			{at: 1100 * time.Millisecond, written: true, settled: true, wantDue: true},
+			{at: 1200 * time.Millisecond, written: true, wantWait: time.Second},
+		}},
+		{"a window closed without a write does not grow", time.Second, []step{
+			{at: 0, wantWait: time.Second},
+			{at: 500 * time.Millisecond, written: true, wantWait: time.Second},
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

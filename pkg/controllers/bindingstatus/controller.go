@@ -124,14 +124,14 @@ func (s *Controller) enqueueSettled(obj any) {
 func (s *Controller) sync(ctx context.Context, k binding.Key) error {
 	v, err := s.bindings.Get(k)
 	if apierrors.IsNotFound(err) {
-		s.window.Written(k)
+		s.window.Forget(k)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	if v.Meta.DeletionTimestamp != nil || v.PermanentID() == "" {
-		s.window.Written(k)
+		s.window.Forget(k)
 		return nil
 	}
 	works, err := binding.WorksOf(s.works, v)

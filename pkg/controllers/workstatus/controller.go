@@ -220,7 +220,7 @@ func (s *Controller) heldFor(k workKey, generation int64) (shared.HeldStatus, bo
 
 // forget drops what is kept for a Work that is going.
 func (s *Controller) forget(k workKey) {
-	s.window.Written(k)
+	s.window.Forget(k)
 	s.held.Drop(types.NamespacedName{Namespace: k.Namespace, Name: k.Name})
 }
 
