@@ -36,7 +36,9 @@ type Clients struct {
 	// objects watches, in the member, only what mco applied (objects
 	// carrying the work.karmada.io/permanent-id label), per resource.
 	objects dynamicinformer.DynamicSharedInformerFactory
-	// Cluster-wide typed informers (nodes, pods) for the status controller.
+	// Cluster-wide typed informers (nodes, pods) for the status
+	// controller; Pods and Nodes are cached with only what its summaries
+	// read (slimTyped).
 	Typed informers.SharedInformerFactory
 
 	fingerprint string
@@ -185,7 +187,7 @@ func (m *Manager) build(c *clusterv1alpha1.Cluster, secret *corev1.Secret, fp st
 		Discovery:   disc,
 		Mapper:      restmapper.NewDeferredDiscoveryRESTMapper(disc),
 		objects:     dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 10*time.Minute, metav1.NamespaceAll, managed),
-		Typed:       informers.NewSharedInformerFactoryWithOptions(kube, 10*time.Minute, informers.WithTransform(controller.DropManagedFields)),
+		Typed:       informers.NewSharedInformerFactoryWithOptions(kube, 10*time.Minute, informers.WithTransform(slimTyped)),
 		fingerprint: fp,
 		ctx:         ctx,
 		stop:        stop,
