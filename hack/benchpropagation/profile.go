@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mco-org/mco/hack/internal/benchkit"
 )
 
 // profileFull takes CPU profiles of mco-apiserver, mco-controller-manager,
@@ -55,23 +55,5 @@ func (b *bench) profileFull(ctx context.Context, dir string, seconds int) (wait 
 }
 
 func httpGet(url string) func(context.Context) ([]byte, error) {
-	return func(ctx context.Context) ([]byte, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		defer resp.Body.Close()
-		raw, err := io.ReadAll(resp.Body)
-		if err != nil {
-			return nil, err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return nil, fmt.Errorf("GET %s: %s: %s", url, resp.Status, raw)
-		}
-		return raw, nil
-	}
+	return func(ctx context.Context) ([]byte, error) { return benchkit.HTTPGet(ctx, url) }
 }

@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
+
+	"github.com/mco-org/mco/hack/internal/benchkit"
 )
 
 // saveHeapProfiles writes a heap profile of each of mco's processes into
@@ -27,34 +27,14 @@ func (s *scale) saveHeapProfiles(ctx context.Context, dir string) error {
 		"mco-controller-manager": s.env.MCO.ControllerManagerURL(),
 		"mco-scheduler":          s.env.MCO.SchedulerURL(),
 	} {
-		if err := fetchTo(ctx, base+"/debug/pprof/heap", filepath.Join(dir, name+".heap")); err != nil {
+		raw, err := benchkit.HTTPGet(ctx, base+"/debug/pprof/heap")
+		if err != nil {
 			return fmt.Errorf("heap profile of %s: %w", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".heap"), raw, 0o644); err != nil {
+			return err
 		}
 	}
 	s.logf("heap profiles in %s", dir)
 	return nil
-}
-
-func fetchTo(ctx context.Context, url, path string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", url, resp.Status)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, resp.Body); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
 }
