@@ -146,7 +146,8 @@ func modes() []string { return apiserver.AuthorizationModes }
 func (o *Options) aggregated() bool { return o.Mode == ModeAggregated }
 
 // Complete makes the data directory absolute, adds kube-apiserver's default
-// watch-cache sizes and creates the PKI that is missing. The serving certificate is used unless --tls-cert-file is set.
+// watch-cache sizes and creates the PKI that is missing. The serving
+// certificate is used unless --tls-cert-file is set.
 func (o *Options) Complete() error {
 	abs, err := filepath.Abs(o.DataDir)
 	if err != nil {
