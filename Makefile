@@ -50,7 +50,7 @@ run: build kubectl
 
 .PHONY: local-up local-up-ha local-up-aggregated local-down member-bins test-e2e bench-crds
 
-## local-up: mco plus three real member clusters, joined; returns when ready
+## local-up: mco plus three real member clusters, joined; returns when ready (PULL_MEMBERS=member3: member3 in Pull mode, served by mco-agent)
 local-up:
 	hack/local-up.sh up
 

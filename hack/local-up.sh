@@ -8,6 +8,9 @@
 #   hack/local-up.sh up-aggregated   the same with mco-apiserver behind a host cluster's kube-apiserver
 #   hack/local-up.sh down            stop every process started, by pid
 #   hack/local-up.sh pause member2   SIGSTOP member2's kube-apiserver (resume: SIGCONT)
+#
+# PULL_MEMBERS=member3 (comma-separated) registers those members in Pull
+# mode: a local mco-agent serves each, and mco never dials it.
 set -o errexit -o nounset -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,6 +18,7 @@ cd "${ROOT}"
 # shellcheck source=hack/build-env.sh
 source hack/build-env.sh
 DIR=${MCO_LOCAL_UP_DIR:-${ROOT}/_output/local-up}
+PULL_MEMBERS=${PULL_MEMBERS:-}
 verb=${1:-up}
 
 localup() {
@@ -26,7 +30,7 @@ case "${verb}" in
   up)
     hack/build.sh "${ROOT}/_output/bin"
     hack/build-member-binaries.sh
-    localup up
+    localup --pull "${PULL_MEMBERS}" up
     ;;
   up-ha)
     hack/build.sh "${ROOT}/_output/bin"

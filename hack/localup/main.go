@@ -34,6 +34,7 @@ func run(ctx context.Context, args []string) error {
 	dir := fs.String("dir", "_output/local-up", "state, data and logs")
 	bin := fs.String("bin-dir", "_output/bin", "binaries")
 	ha := fs.Bool("ha", false, "up: a highly available control plane (3 etcd members, 2 mco-apiservers behind a load balancer, 2 of each component)")
+	pull := fs.String("pull", "", "up: comma-separated members registered in Pull mode, served by a local mco-agent (e.g. member3)")
 	aggregated := fs.Bool("aggregated", false, "up: mco-apiserver in aggregated mode behind a host cluster's kube-apiserver, which every client and component goes through")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -55,7 +56,7 @@ func run(ctx context.Context, args []string) error {
 	verb, rest := fs.Arg(0), fs.Args()[1:]
 	switch verb {
 	case "up":
-		return up(ctx, absDir, absBin, *ha, *aggregated)
+		return up(ctx, absDir, absBin, *ha, *aggregated, *pull)
 	case "lb":
 		return runLB(ctx, rest)
 	case "down":
@@ -85,7 +86,7 @@ func run(ctx context.Context, args []string) error {
 	return fmt.Errorf("unknown command %q", verb)
 }
 
-func up(ctx context.Context, dir, bin string, ha, aggregated bool) error {
+func up(ctx context.Context, dir, bin string, ha, aggregated bool, pull string) error {
 	if env, err := localcluster.Load(dir); err == nil {
 		fmt.Println("stopping the previous environment first")
 		env.Down()
@@ -95,8 +96,12 @@ func up(ctx context.Context, dir, bin string, ha, aggregated bool) error {
 	if err != nil {
 		return err
 	}
+	members, err := localcluster.WithPull(localcluster.DefaultMembers(), pull)
+	if err != nil {
+		return err
+	}
 	env, err := localcluster.Up(ctx, localcluster.Options{
-		Dir: dir, BinDir: bin, Members: localcluster.DefaultMembers(), ControlPlane: true,
+		Dir: dir, BinDir: bin, Members: members, ControlPlane: true,
 		HA: ha, LBCommand: []string{self, "lb"}, Aggregated: aggregated,
 	})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -59,18 +60,36 @@ func (l *LeaderElection) Run(ctx context.Context, cfg *rest.Config, fn func(cont
 	if err != nil {
 		return fmt.Errorf("leader election lock: %w", err)
 	}
-	var runErr error
+	// fn ending (done, or failed) ends the election too, releasing the
+	// lease: RunOrDie would otherwise go on renewing it with nothing run.
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		runErr   error
+		finished bool
+	)
 	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
 		Lock: lock, ReleaseOnCancel: true, Name: l.ResourceName,
 		LeaseDuration: l.LeaseDuration.Duration, RenewDeadline: l.RenewDeadline.Duration, RetryPeriod: l.RetryPeriod.Duration,
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(ctx context.Context) {
 				logger.Info("Leading", "lease", l.ResourceNamespace+"/"+l.ResourceName, "identity", id)
-				runErr = fn(ctx)
+				err := fn(ctx)
+				mu.Lock()
+				if err != nil {
+					runErr = err
+				}
+				finished = true
+				mu.Unlock()
+				cancel()
 			},
 			OnStoppedLeading: func() {
 				logger.Info("Leader lease lost or released", "identity", id)
-				if ctx.Err() == nil && runErr == nil {
+				mu.Lock()
+				defer mu.Unlock()
+				if parent.Err() == nil && !finished && runErr == nil {
 					// Lost while still meant to run: exit, so that a restart
 					// stands by for the lease again with fresh caches.
 					runErr = fmt.Errorf("leader lease %s/%s lost", l.ResourceNamespace, l.ResourceName)
@@ -78,5 +97,7 @@ func (l *LeaderElection) Run(ctx context.Context, cfg *rest.Config, fn func(cont
 			},
 		},
 	})
+	mu.Lock()
+	defer mu.Unlock()
 	return runErr
 }

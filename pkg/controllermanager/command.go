@@ -142,7 +142,7 @@ func (o *options) run(ctx context.Context, names []string) error {
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	m, err := metrics.NewControllerManager(reg)
+	m, err := metrics.NewControllerManager(reg, "mco-controller-manager")
 	if err != nil {
 		return fmt.Errorf("register metrics: %w", err)
 	}

@@ -77,10 +77,10 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 		return nil, err
 	}
 	c := &shared.Context{
-		Config: cfg, MCO: mco, Kube: kube, Dynamic: dyn,
+		Component: "mco-controller-manager", Config: cfg, MCO: mco, Kube: kube, Dynamic: dyn,
 		MCOInformers: mcoInf, KubeInformers: secretInf, Revisions: revisionInf, Templates: templates, CRDInformers: extInf,
 		Bindings:                     bindings,
-		Members:                      member.NewManager(ctx, clusters.Lister(), secrets.Lister(), o.client.QPS, o.client.Burst),
+		Members:                      member.NewManager(ctx, clusters, secrets, o.client.QPS, o.client.Burst),
 		Metrics:                      m,
 		NewRecorder:                  func() record.EventRecorder { return events.NewRecorder(ctx, kube, "mco-controller-manager") },
 		Workers:                      o.workers,

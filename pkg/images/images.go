@@ -21,7 +21,7 @@ import (
 )
 
 // Binaries are the binaries that get an image.
-var Binaries = []string{"mco-apiserver", "mco-scheduler", "mco-controller-manager", "kubectl-mco"}
+var Binaries = []string{"mco-apiserver", "mco-scheduler", "mco-controller-manager", "mco-agent", "kubectl-mco"}
 
 // Repository prefixes the images' names: <Repository>/<binary>:<version>.
 const Repository = "ghcr.io/mco-org"

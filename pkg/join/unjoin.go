@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	"github.com/mco-org/mco/pkg/names"
 )
 
@@ -36,8 +38,12 @@ func Unjoin(ctx context.Context, c Clients, o UnjoinOptions) error {
 	if o.Timeout == 0 {
 		o.Timeout = time.Minute
 	}
+	existing, err := c.MCO.ClusterV1alpha1().Clusters().Get(ctx, o.Name, metav1.GetOptions{})
+	if err == nil && existing.Spec.SyncMode == clusterv1alpha1.Pull {
+		return fmt.Errorf("cluster %s is in Pull mode: its agent registered it; remove it with kubectl mco unregister %s", o.Name, o.Name)
+	}
 	o.step("Deleting Cluster %s", o.Name)
-	err := c.MCO.ClusterV1alpha1().Clusters().Delete(ctx, o.Name, metav1.DeleteOptions{})
+	err = c.MCO.ClusterV1alpha1().Clusters().Delete(ctx, o.Name, metav1.DeleteOptions{})
 	if err != nil && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("delete cluster %s: %w", o.Name, err)
 	}
@@ -61,26 +67,34 @@ func Unjoin(ctx context.Context, c Clients, o UnjoinOptions) error {
 // waitGone waits for the Cluster to disappear, reporting the Works left in
 // its execution space every few seconds.
 func waitGone(ctx context.Context, c Clients, o UnjoinOptions) error {
-	space := names.ExecutionSpace(o.Name)
+	return WaitGone(ctx, c.MCO, o.Name, o.Timeout, "mco", "is mco-controller-manager running?", o.Progress)
+}
+
+// WaitGone waits up to timeout for Cluster name to disappear, telling
+// progress every few seconds how many Works who (mco, or the Pull
+// cluster's agent) has left to withdraw; hint says what to check when the
+// wait runs out.
+func WaitGone(ctx context.Context, mco mcoclient.Interface, name string, timeout time.Duration, who, hint string, progress func(string)) error {
+	space := names.ExecutionSpace(name)
 	last := time.Time{}
-	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, o.Timeout, true, func(ctx context.Context) (bool, error) {
-		_, err := c.MCO.ClusterV1alpha1().Clusters().Get(ctx, o.Name, metav1.GetOptions{})
+	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		_, err := mco.ClusterV1alpha1().Clusters().Get(ctx, name, metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			return true, nil
 		}
 		if err != nil {
-			return false, fmt.Errorf("get cluster %s: %w", o.Name, err)
+			return false, fmt.Errorf("get cluster %s: %w", name, err)
 		}
-		if time.Since(last) >= 2*time.Second {
+		if time.Since(last) >= 2*time.Second && progress != nil {
 			last = time.Now()
-			if works, err := c.MCO.WorkV1alpha1().Works(space).List(ctx, metav1.ListOptions{}); err == nil {
-				o.step("Waiting for mco to withdraw %d Works from the member", len(works.Items))
+			if works, err := mco.WorkV1alpha1().Works(space).List(ctx, metav1.ListOptions{}); err == nil {
+				progress(fmt.Sprintf("Waiting for %s to withdraw %d Works from the member", who, len(works.Items)))
 			}
 		}
 		return false, nil
 	})
 	if err != nil {
-		return fmt.Errorf("cluster %s still exists after %s (is mco-controller-manager running?): %w", o.Name, o.Timeout, err)
+		return fmt.Errorf("cluster %s still exists after %s (%s): %w", name, timeout, hint, err)
 	}
 	return nil
 }

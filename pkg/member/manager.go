@@ -15,14 +15,17 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/informers"
+	coreinformers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/cache"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/controller"
+	clusterinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions/cluster/v1alpha1"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 )
 
@@ -67,11 +70,31 @@ func (c *Clients) Start() {
 	c.Typed.Start(c.ctx.Done())
 }
 
+// Source hands out the clients of the member clusters a process reaches:
+// mco-controller-manager reaches every Push cluster (Manager), mco-agent
+// only its own (Local). The controllers that act in members take a Source,
+// so the same code serves both.
+type Source interface {
+	// Reaches tells whether this process acts in the cluster: false for a
+	// cluster some other process (an agent) serves.
+	Reaches(cluster string) bool
+	// Get returns the clients of a cluster.
+	Get(cluster string) (*Clients, error)
+	// Forget drops a cluster's clients and stops their informers.
+	Forget(cluster string)
+	// OnChange registers fn to be told when a cluster's clients are
+	// replaced or forgotten.
+	OnChange(fn func(cluster string))
+	// HasSynced tells whether what Get reads is cached.
+	HasSynced() bool
+}
+
 // Manager hands out cached clients per cluster, rebuilt when the Cluster's
 // endpoint or its credentials change.
 type Manager struct {
 	clusters clusterlisters.ClusterLister
 	secrets  func(namespace string) corelisters.SecretNamespaceLister
+	synced   []cache.InformerSynced
 	qps      float32
 	burst    int
 	parent   context.Context
@@ -82,13 +105,33 @@ type Manager struct {
 	changed []func(cluster string)
 }
 
-// NewManager returns a manager reading Clusters and Secrets from listers.
-// ctx bounds every member informer.
-func NewManager(ctx context.Context, clusters clusterlisters.ClusterLister, secrets corelisters.SecretLister, qps float32, burst int) *Manager {
+var _ Source = &Manager{}
+
+// NewManager returns a manager reading Clusters and Secrets from their
+// informers. ctx bounds every member informer.
+func NewManager(ctx context.Context, clusters clusterinformers.ClusterInformer, secrets coreinformers.SecretInformer, qps float32, burst int) *Manager {
 	return &Manager{
-		clusters: clusters, secrets: secrets.Secrets, qps: qps, burst: burst, parent: ctx,
+		clusters: clusters.Lister(), secrets: secrets.Lister().Secrets, qps: qps, burst: burst, parent: ctx,
+		synced:  []cache.InformerSynced{clusters.Informer().HasSynced, secrets.Informer().HasSynced},
 		clients: map[string]*Clients{},
 	}
+}
+
+// HasSynced tells whether the Clusters and Secrets are cached.
+func (m *Manager) HasSynced() bool {
+	for _, s := range m.synced {
+		if !s() {
+			return false
+		}
+	}
+	return true
+}
+
+// Reaches is true for a Push cluster, and for one not (yet) known, whose
+// Get then says why it cannot be reached; a Pull cluster is its agent's.
+func (m *Manager) Reaches(name string) bool {
+	c, err := m.clusters.Get(name)
+	return err != nil || c.Spec.SyncMode != clusterv1alpha1.Pull
 }
 
 // OnChange registers fn to be told when a cluster's clients are replaced
@@ -169,27 +212,37 @@ func (m *Manager) build(c *clusterv1alpha1.Cluster, secret *corev1.Secret, fp st
 	if err != nil {
 		return nil, err
 	}
+	built, err := newClients(m.parent, c.Name, cfg)
+	if err != nil {
+		return nil, err
+	}
+	built.fingerprint = fp
+	return built, nil
+}
+
+// newClients builds the clients of cluster from cfg; their informers run
+// until parent ends or the clients are stopped.
+func newClients(parent context.Context, cluster string, cfg *rest.Config) (*Clients, error) {
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("client of cluster %s: %w", c.Name, err)
+		return nil, fmt.Errorf("client of cluster %s: %w", cluster, err)
 	}
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("dynamic client of cluster %s: %w", c.Name, err)
+		return nil, fmt.Errorf("dynamic client of cluster %s: %w", cluster, err)
 	}
 	disc := memory.NewMemCacheClient(kube.Discovery())
-	ctx, stop := context.WithCancel(m.parent)
+	ctx, stop := context.WithCancel(parent)
 	managed := func(o *metav1.ListOptions) { o.LabelSelector = workv1alpha1.WorkPermanentIDLabel }
 	return &Clients{
-		Cluster:     c.Name,
-		Kube:        kube,
-		Dynamic:     dyn,
-		Discovery:   disc,
-		Mapper:      restmapper.NewDeferredDiscoveryRESTMapper(disc),
-		objects:     dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 10*time.Minute, metav1.NamespaceAll, managed),
-		Typed:       informers.NewSharedInformerFactoryWithOptions(kube, 10*time.Minute, informers.WithTransform(slimTyped)),
-		fingerprint: fp,
-		ctx:         ctx,
-		stop:        stop,
+		Cluster:   cluster,
+		Kube:      kube,
+		Dynamic:   dyn,
+		Discovery: disc,
+		Mapper:    restmapper.NewDeferredDiscoveryRESTMapper(disc),
+		objects:   dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 10*time.Minute, metav1.NamespaceAll, managed),
+		Typed:     informers.NewSharedInformerFactoryWithOptions(kube, 10*time.Minute, informers.WithTransform(slimTyped)),
+		ctx:       ctx,
+		stop:      stop,
 	}, nil
 }

@@ -22,8 +22,9 @@ type ControllerManager struct {
 }
 
 // NewControllerManager creates the collectors and registers them, with the
-// build information, on reg.
-func NewControllerManager(reg prometheus.Registerer) (*ControllerManager, error) {
+// build information of component (mco-controller-manager, or mco-agent,
+// which runs the controllers that act in members), on reg.
+func NewControllerManager(reg prometheus.Registerer, component string) (*ControllerManager, error) {
 	resourceLabels := []string{"result", "apiversion", "kind", "member_cluster", "recreate"}
 	m := &ControllerManager{
 		ClusterReadyState: prometheus.NewGaugeVec(prometheus.GaugeOpts{
@@ -70,7 +71,7 @@ func NewControllerManager(reg prometheus.Registerer) (*ControllerManager, error)
 		m.ClusterReadyState, m.ClusterSyncStatusDuration, m.BindingSyncWorkDuration,
 		m.CreateResourceToCluster, m.UpdateResourceToCluster, m.DeleteResourceFromCluster,
 		m.RolloutWaveDuration, m.Rollouts, m.RolloutClusters,
-		NewBuildInfo("mco-controller-manager"),
+		NewBuildInfo(component),
 	}
 	for _, g := range m.clusters.all() {
 		collectors = append(collectors, g)

@@ -173,7 +173,8 @@ func TestDeletingPolicyKeepsMemberObjects(t *testing.T) {
 
 // TestDeletingClusterRemovesItsWorks: deleting a Cluster withdraws what mco
 // propagated there and removes its Works and execution space; joining it
-// again puts the workload back.
+// again (a Pull member: its agent registering it again) puts the workload
+// back.
 func TestDeletingClusterRemovesItsWorks(t *testing.T) {
 	ns := namespace(t, "e2e-cluster-delete")
 	kubectl(t, deploymentYAML(ns, "web", 1, "100m")+"---\n"+onlyOn(ns, "web", "member3", "Abort"), "apply", "-f", "-")
@@ -181,7 +182,12 @@ func TestDeletingClusterRemovesItsWorks(t *testing.T) {
 
 	kube, mco := mcoClients(t)
 	kubectl(t, "", "delete", "cluster", "member3", "--timeout=60s")
-	defer rejoin(t, "member3")
+	rejoined := false
+	defer func() {
+		if !rejoined {
+			rejoin(t, "member3")
+		}
+	}()
 	eventually(t, 60*time.Second, "member3's works and execution space gone", func(ctx context.Context) (bool, string) {
 		works, err := mco.WorkV1alpha1().Works(names.ExecutionSpace("member3")).List(ctx, metav1.ListOptions{})
 		if err != nil || len(works.Items) > 0 {
@@ -200,13 +206,22 @@ func TestDeletingClusterRemovesItsWorks(t *testing.T) {
 		return true, ""
 	})
 	waitReplicas(t, ns, "web", map[string]int32{"member3": -1})
+	rejoin(t, "member3")
+	rejoined = true
+	waitReplicas(t, ns, "web", map[string]int32{"member3": 1})
 }
 
-// rejoin joins a member again after a test deleted its Cluster.
+// rejoin joins a member again after a test deleted its Cluster: a Pull
+// member by starting its agent again, once the running one has stopped
+// (an agent stops when its Cluster is deleted), which registers it anew.
 func rejoin(t *testing.T, name string) {
 	t.Helper()
 	kube, mco := mcoClients(t)
 	m := framework.Env.Member(name)
+	if m.Spec.Pull {
+		restartAgent(t, m)
+		return
+	}
 	ca, err := os.ReadFile(framework.Env.PKI.CACert)
 	if err != nil {
 		t.Fatal(err)

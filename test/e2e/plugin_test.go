@@ -69,13 +69,16 @@ func (r pluginResult) failsWithOneLine(t *testing.T, what, want string) {
 	}
 }
 
-// TestKubectlMCOPlugin: the plugin unjoins member3 (mco withdraws what it
-// propagated there, both sides are cleaned), refuses bad joins with one
-// line, joins member3 again and waits for it to be Ready, refuses a second
-// name for it, lists the clusters and reads a Deployment from every member
-// through mco's cluster proxy.
+// TestKubectlMCOPlugin: the plugin unjoins a Push member, member3 unless
+// it runs in Pull mode (mco withdraws what it propagated there, both sides
+// are cleaned), refuses bad joins with one line, joins it again and waits
+// for it to be Ready, refuses a second name for it, lists the clusters and
+// reads a Deployment from every Push member through mco's cluster proxy.
 func TestKubectlMCOPlugin(t *testing.T) {
-	const name = "member3"
+	name := "member3"
+	if framework.Env.Member(name).Spec.Pull {
+		name = "member2"
+	}
 	ns := namespace(t, "e2e-plugin")
 	ctx := context.Background()
 	kube, mco := mcoClients(t)
@@ -118,7 +121,9 @@ spec:
 		_, err = kube.CoreV1().Namespaces().Get(ctx, space, metav1.GetOptions{})
 		return apierrors.IsNotFound(err), fmt.Sprintf("execution space: %v", err)
 	})
-	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member2": 1, "member3": -1})
+	gone := map[string]int32{"member1": 1, "member2": 1, "member3": 1}
+	gone[name] = -1
+	waitReplicas(t, ns, "web", gone)
 	for _, role := range []string{"karmada-controller-manager:karmada-" + name, "karmada-impersonator"} {
 		if _, err := member.RbacV1().ClusterRoles().Get(ctx, role, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 			t.Errorf("cluster role %s in the member after unjoin: %v, want NotFound", role, err)
@@ -153,7 +158,11 @@ spec:
 	if !strings.HasPrefix(lines[0], "[1/6] ") {
 		t.Errorf("join does not number its steps:\n%s", r.stdout)
 	}
-	ready := regexp.MustCompile(`^Cluster member3 is Ready: Kubernetes v1\.37\.\d+, 3/3 nodes Ready$`)
+	nodes := 0
+	for _, n := range m.Spec.Nodes {
+		nodes += n.Count
+	}
+	ready := regexp.MustCompile(fmt.Sprintf(`^Cluster %s is Ready: Kubernetes v1\.37\.\d+, %d/%d nodes Ready$`, name, nodes, nodes))
 	if last := lines[len(lines)-1]; !ready.MatchString(last) {
 		t.Errorf("join's last line %q does not match %s", last, ready)
 	}
@@ -167,10 +176,10 @@ spec:
 	}
 
 	// The same member under a second name is refused.
-	kubectlMCO(t, "join", "member3-again", "--cluster-kubeconfig", m.Kubeconfig, "--wait", "0").
-		failsWithOneLine(t, "join under a second name", "error: this member is already joined as cluster member3 (id "+c.Spec.ID+"); unjoin it first")
-	if _, err := mco.ClusterV1alpha1().Clusters().Get(ctx, "member3-again", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-		t.Errorf("cluster member3-again: %v, want NotFound", err)
+	kubectlMCO(t, "join", name+"-again", "--cluster-kubeconfig", m.Kubeconfig, "--wait", "0").
+		failsWithOneLine(t, "join under a second name", "error: this member is already joined as cluster "+name+" (id "+c.Spec.ID+"); unjoin it first")
+	if _, err := mco.ClusterV1alpha1().Clusters().Get(ctx, name+"-again", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("cluster %s-again: %v, want NotFound", name, err)
 	}
 
 	// get clusters: three, all Ready.
@@ -186,9 +195,11 @@ spec:
 		}
 	}
 
-	// The Deployment, back in member3, read from every member through the proxy.
+	// The Deployment, back in the member, read from every Push member
+	// through the proxy (mco does not dial a Pull member).
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member2": 1, "member3": 1})
-	eventually(t, 30*time.Second, "get deploy -A shows web in every member", func(context.Context) (bool, string) {
+	push := pushMembers()
+	eventually(t, 30*time.Second, "get deploy -A shows web in every Push member", func(context.Context) (bool, string) {
 		r := kubectlMCO(t, "get", "deploy", "-A")
 		if r.code != 0 || r.stderr != "" {
 			return false, fmt.Sprintf("exit code %d, stderr %s", r.code, r.stderr)
@@ -199,11 +210,16 @@ spec:
 				seen[row[0]] = true
 			}
 		}
-		return len(seen) == 3 && seen["member1"] && seen["member2"] && seen["member3"], "output:\n" + r.stdout
+		for _, cluster := range push {
+			if !seen[cluster] {
+				return false, "output:\n" + r.stdout
+			}
+		}
+		return len(seen) == len(push), "output:\n" + r.stdout
 	})
 	r = kubectlMCO(t, "get", "deploy", "web", "-n", ns, "-o", "yaml")
 	r.mustSucceed(t, "get deploy -o yaml")
-	for _, cluster := range members {
+	for _, cluster := range push {
 		if !strings.Contains(r.stdout, "kubectl-mco/cluster: "+cluster) {
 			t.Errorf("get -o yaml does not annotate an object with cluster %s:\n%s", cluster, r.stdout)
 		}

@@ -6,12 +6,14 @@ import (
 
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
+	"k8s.io/apiserver/pkg/authorization/union"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/apiserver/pkg/server/dynamiccertificates"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/mco-org/mco/pkg/apiserver"
+	"github.com/mco-org/mco/pkg/apiserver/agentrestriction"
 	"github.com/mco-org/mco/pkg/apiserver/kubeapis"
 )
 
@@ -74,5 +76,17 @@ func (o *Options) authorizer(inf informers.SharedInformerFactory) (authorizer.Au
 	if o.AuthorizationMode == apiserver.ModeAllowAuthenticated {
 		return apiserver.AllowAuthenticated, authorizerfactory.NewAlwaysAllowAuthorizer(), nil
 	}
-	return kubeapis.NewRBACAuthorizer(inf)
+	rbac, rules, err := kubeapis.NewRBACAuthorizer(inf)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Agents hold their own Works by identity, as kubelets their pods.
+	authz, err := union.New(
+		union.NamedAuthorizer{AuthorizerName: agentrestriction.PluginName, Authorizer: agentrestriction.Authorizer{}},
+		union.NamedAuthorizer{AuthorizerName: apiserver.ModeRBAC, Authorizer: rbac},
+	)
+	if err != nil {
+		return nil, nil, fmt.Errorf("authorizer: %w", err)
+	}
+	return authz, rules, nil
 }

@@ -109,12 +109,20 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		{ops.Informer(), b.everyBinding()},
 		{rollouts.Informer(), b.rolloutHandler()},
 		{cops.Informer(), b.everyBinding()},
-		{clusters.Informer(), cache.ResourceEventHandlerFuncs{UpdateFunc: func(oldObj, newObj any) {
-			o, n := oldObj.(*clusterv1alpha1.Cluster), newObj.(*clusterv1alpha1.Cluster)
-			if o.Generation != n.Generation || !labels.Equals(o.Labels, n.Labels) {
-				b.enqueueAll()
-			}
-		}}},
+		{clusters.Informer(), cache.ResourceEventHandlerDetailedFuncs{
+			// A Cluster back under a name bindings still target (an agent
+			// registering its Pull cluster again) gets their Works.
+			AddFunc: func(_ any, initial bool) {
+				if !initial {
+					b.enqueueAll()
+				}
+			},
+			UpdateFunc: func(oldObj, newObj any) {
+				o, n := oldObj.(*clusterv1alpha1.Cluster), newObj.(*clusterv1alpha1.Cluster)
+				if o.Generation != n.Generation || !labels.Equals(o.Labels, n.Labels) {
+					b.enqueueAll()
+				}
+			}}},
 	}
 	for _, x := range handlers {
 		if _, err := x.inf.AddEventHandler(x.h); err != nil {

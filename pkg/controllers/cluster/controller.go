@@ -144,8 +144,11 @@ func (x *Controller) monitor(ctx context.Context) {
 	}
 }
 
-// finalize deletes the execution space (its Works withdraw their objects
-// from the member as they go) and then releases the Cluster.
+// finalize deletes the Works of the execution space (they withdraw their
+// objects from the member as they go), then the execution space, and then
+// releases the Cluster. The Works go first: a Pull cluster's agent holds
+// its rights on them in the execution space, and needs them until the last
+// Work is withdrawn.
 func (x *Controller) finalize(ctx context.Context, c *clusterv1alpha1.Cluster, space string) error {
 	if !controller.HasFinalizer(c, Finalizer) {
 		return nil
@@ -153,6 +156,22 @@ func (x *Controller) finalize(ctx context.Context, c *clusterv1alpha1.Cluster, s
 	_, err := x.kube.CoreV1().Namespaces().Get(ctx, space, metav1.GetOptions{})
 	switch {
 	case err == nil:
+		works := x.mco.WorkV1alpha1().Works(space)
+		left, err := works.List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return fmt.Errorf("list works of execution space %s: %w", space, err)
+		}
+		for _, w := range left.Items {
+			if w.DeletionTimestamp != nil {
+				continue
+			}
+			if err := works.Delete(ctx, w.Name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+				return fmt.Errorf("delete work %s/%s: %w", space, w.Name, err)
+			}
+		}
+		if len(left.Items) > 0 {
+			return controller.Retry("%d works of execution space %s are being withdrawn", len(left.Items), space)
+		}
 		if err := x.kube.CoreV1().Namespaces().Delete(ctx, space, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 			return fmt.Errorf("delete execution space %s: %w", space, err)
 		}

@@ -108,7 +108,7 @@ func (s *Controller) syncAPIs(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	if cached.DeletionTimestamp != nil {
+	if cached.DeletionTimestamp != nil || !s.members.Reaches(name) {
 		return nil
 	}
 	works, err := s.works.Works(names.ExecutionSpace(name)).List(labels.Everything())

@@ -34,7 +34,7 @@ type Controller struct {
 	kube       kubernetes.Interface
 	clusters   clusterlisters.ClusterLister
 	leases     coordinationlisters.LeaseLister
-	members    *member.Manager
+	members    member.Source
 	metrics    *metrics.ControllerManager
 	every      time.Duration
 	health     shared.ClusterHealth
@@ -45,6 +45,8 @@ type Controller struct {
 	// apis refreshes API lists when CRDs are established in members.
 	apis  *controller.Controller[string]
 	works worklisters.WorkLister
+	// holder is who renews the Leases: the process's component name.
+	holder string
 }
 
 // New builds the cluster status controller.
@@ -53,9 +55,10 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	leases := c.KubeInformers.Coordination().V1().Leases()
 	s := &Controller{mco: c.MCO, kube: c.Kube, clusters: clusters.Lister(), leases: leases.Lister(), members: c.Members,
 		metrics: c.Metrics, every: c.ClusterStatusUpdateFrequency, health: c.ClusterHealth,
-		thresholds: Thresholds{Failure: c.ClusterHealth.FailureThreshold, Success: c.ClusterHealth.SuccessThreshold}, now: time.Now}
+		thresholds: Thresholds{Failure: c.ClusterHealth.FailureThreshold, Success: c.ClusterHealth.SuccessThreshold}, now: time.Now,
+		holder: c.Component}
 	s.loop = controller.New("cluster-status", s.sync, controller.WithBackoff(time.Second, s.every))
-	s.loop.WaitFor(clusters.Informer().HasSynced, c.KubeInformers.Core().V1().Secrets().Informer().HasSynced, leases.Informer().HasSynced)
+	s.loop.WaitFor(clusters.Informer().HasSynced, c.Members.HasSynced, leases.Informer().HasSynced)
 	enqueue := func(obj any) {
 		if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = t.Obj
@@ -78,7 +81,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	works := c.MCOInformers.Work().V1alpha1().Works()
 	s.works = works.Lister()
 	s.apis = controller.New("cluster-apis", s.syncAPIs, controller.WithBackoff(500*time.Millisecond, 10*time.Second))
-	s.apis.WaitFor(clusters.Informer().HasSynced, works.Informer().HasSynced, c.KubeInformers.Core().V1().Secrets().Informer().HasSynced)
+	s.apis.WaitFor(clusters.Informer().HasSynced, works.Informer().HasSynced, c.Members.HasSynced)
 	if err := s.watchCRDWorks(works.Informer()); err != nil {
 		return nil, fmt.Errorf("cluster status controller: %w", err)
 	}
@@ -104,6 +107,13 @@ func (s *Controller) sync(ctx context.Context, name string) error {
 	if cached.DeletionTimestamp != nil {
 		return nil
 	}
+	if !s.members.Reaches(name) {
+		// A Pull cluster's agent probes it, writes its status and renews
+		// its Lease; here its status only feeds the metrics.
+		s.metrics.ObserveCluster(cached)
+		s.loop.EnqueueAfter(name, s.every)
+		return nil
+	}
 	start := time.Now()
 	defer func() { s.metrics.ClusterSyncStatusDuration.WithLabelValues(name).Observe(time.Since(start).Seconds()) }()
 	c := cached.DeepCopy()
@@ -117,7 +127,7 @@ func (s *Controller) sync(ctx context.Context, name string) error {
 			return fmt.Errorf("update status of cluster %s: %w", name, err)
 		}
 	}
-	if err := renewLease(ctx, s.kube, s.leases, name, s.health.MonitorGracePeriod, s.now()); err != nil {
+	if err := renewLease(ctx, s.kube, s.leases, name, s.holder, s.health.MonitorGracePeriod, s.now()); err != nil {
 		return err
 	}
 	s.loop.EnqueueAfter(name, next)

@@ -21,17 +21,15 @@ import (
 // its Lease is not renewed within the monitor grace period.
 const LeaseNamespace = join.Namespace
 
-// leaseHolder is who renews the Leases.
-const leaseHolder = "mco-controller-manager"
-
-// renewLease creates or renews the Cluster's Lease.
-func renewLease(ctx context.Context, kube kubernetes.Interface, leases coordinationlisters.LeaseLister, cluster string, duration time.Duration, now time.Time) error {
+// renewLease creates or renews the Cluster's Lease as holder
+// (mco-controller-manager for a Push cluster, mco-agent for a Pull one).
+func renewLease(ctx context.Context, kube kubernetes.Interface, leases coordinationlisters.LeaseLister, cluster, holder string, duration time.Duration, now time.Time) error {
 	renew := metav1.NewMicroTime(now)
 	existing, err := leases.Leases(LeaseNamespace).Get(cluster)
 	if apierrors.IsNotFound(err) {
 		lease := &coordinationv1.Lease{
 			ObjectMeta: metav1.ObjectMeta{Name: cluster, Namespace: LeaseNamespace},
-			Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(leaseHolder),
+			Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To(holder),
 				LeaseDurationSeconds: ptr.To(int32(duration / time.Second)), RenewTime: &renew},
 		}
 		_, err = kube.CoordinationV1().Leases(LeaseNamespace).Create(ctx, lease, metav1.CreateOptions{})
@@ -48,7 +46,7 @@ func renewLease(ctx context.Context, kube kubernetes.Interface, leases coordinat
 	} else if err == nil {
 		l := existing.DeepCopy()
 		l.Spec.RenewTime = &renew
-		l.Spec.HolderIdentity = ptr.To(leaseHolder)
+		l.Spec.HolderIdentity = ptr.To(holder)
 		l.Spec.LeaseDurationSeconds = ptr.To(int32(duration / time.Second))
 		_, err = kube.CoordinationV1().Leases(LeaseNamespace).Update(ctx, l, metav1.UpdateOptions{})
 		if apierrors.IsConflict(err) {

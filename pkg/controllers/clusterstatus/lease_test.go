@@ -19,7 +19,7 @@ func TestRenewLease(t *testing.T) {
 	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	leases := coordinationlisters.NewLeaseLister(indexer)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	if err := renewLease(ctx, kube, leases, "member1", 40*time.Second, t0); err != nil {
+	if err := renewLease(ctx, kube, leases, "member1", "mco-controller-manager", 40*time.Second, t0); err != nil {
 		t.Fatal(err)
 	}
 	l, err := kube.CoordinationV1().Leases(LeaseNamespace).Get(ctx, "member1", metav1.GetOptions{})
@@ -27,13 +27,13 @@ func TestRenewLease(t *testing.T) {
 		t.Fatalf("created lease %+v, %v", l, err)
 	}
 	// Not in the cache yet: the create is refused and that is fine.
-	if err := renewLease(ctx, kube, leases, "member1", 40*time.Second, t0.Add(time.Second)); err != nil {
+	if err := renewLease(ctx, kube, leases, "member1", "mco-controller-manager", 40*time.Second, t0.Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	if err := indexer.Add(l); err != nil {
 		t.Fatal(err)
 	}
-	if err := renewLease(ctx, kube, leases, "member1", 40*time.Second, t0.Add(10*time.Second)); err != nil {
+	if err := renewLease(ctx, kube, leases, "member1", "mco-controller-manager", 40*time.Second, t0.Add(10*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	l, _ = kube.CoordinationV1().Leases(LeaseNamespace).Get(ctx, "member1", metav1.GetOptions{})

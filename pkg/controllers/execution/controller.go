@@ -51,12 +51,14 @@ const (
 
 // Controller is the execution controller.
 type Controller struct {
-	mco        mcoclient.Interface
-	works      worklisters.WorkLister
-	clusters   clusterlisters.ClusterLister
+	mco      mcoclient.Interface
+	works    worklisters.WorkLister
+	clusters clusterlisters.ClusterLister
+	// namespaces is nil in mco-agent, which does not read mco's
+	// namespaces: the Works of its execution namespace stand in for them.
 	namespaces corelisters.NamespaceLister
 	held       *shared.HeldStatuses
-	members    *member.Manager
+	members    member.Source
 	metrics    *metrics.ControllerManager
 	recorders  *events.Sharded
 	interp     *interpreter.Interpreter
@@ -75,14 +77,17 @@ type Controller struct {
 func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	works := c.MCOInformers.Work().V1alpha1().Works()
 	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
-	namespaces := c.Namespaces.Core().V1().Namespaces()
 	e := &Controller{
-		mco: c.MCO, works: works.Lister(), clusters: clusters.Lister(), namespaces: namespaces.Lister(),
+		mco: c.MCO, works: works.Lister(), clusters: clusters.Lister(),
 		members: c.Members, metrics: c.Metrics, recorders: events.NewSharded(events.Shards, c.NewRecorder),
 		interp: c.Interpreter, scripts: c.Scripts, held: c.HeldWorkStatuses,
-		synced: []cache.InformerSynced{works.Informer().HasSynced, clusters.Informer().HasSynced, namespaces.Informer().HasSynced,
-			c.Customizations.HasSynced},
+		synced:  []cache.InformerSynced{works.Informer().HasSynced, clusters.Informer().HasSynced, c.Customizations.HasSynced},
 		workers: 2, queues: map[string]*controller.Controller[string]{},
+	}
+	if c.Namespaces != nil {
+		namespaces := c.Namespaces.Core().V1().Namespaces()
+		e.namespaces = namespaces.Lister()
+		e.synced = append(e.synced, namespaces.Informer().HasSynced)
 	}
 	e.drift = newDriftWatch(e.enqueueKey)
 	c.Members.OnChange(e.drift.forgetCluster)
@@ -144,10 +149,17 @@ func (e *Controller) enqueueAfter(cluster, name string, d time.Duration) {
 }
 
 // namespaceRule decides what may be done in namespace ns (empty for a
-// cluster-scoped manifest) from its state on mco.
-func (e *Controller) namespaceRule(ns string) namespaceRule {
+// cluster-scoped manifest) of cluster from its state on mco.
+func (e *Controller) namespaceRule(cluster, ns string) namespaceRule {
 	if ns == "" {
 		return applyCreating
+	}
+	if e.namespaces == nil {
+		w, err := e.works.Works(names.ExecutionSpace(cluster)).Get(names.Work("Namespace", ns, ""))
+		if err != nil {
+			w = nil
+		}
+		return ruleFromWork(w)
 	}
 	got, err := e.namespaces.Get(ns)
 	if err != nil {
@@ -183,6 +195,9 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 		return err
 	}
 	w := cached.DeepCopy()
+	if !e.members.Reaches(cluster) {
+		return e.release(ctx, cluster, w)
+	}
 	if w.DeletionTimestamp != nil {
 		return e.withdraw(ctx, cluster, w)
 	}
@@ -205,7 +220,7 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 	}
 	statuses := make([]workv1alpha1.ManifestStatus, 0, len(manifests))
 	for i, m := range manifests {
-		res, err := applyManifest(ctx, clients, e.drift, e.interp, w, m, e.namespaceRule(m.GetNamespace()))
+		res, err := applyManifest(ctx, clients, e.drift, e.interp, w, m, e.namespaceRule(cluster, m.GetNamespace()))
 		if owner, ok := binding.OwnerOf(w); ok && interpreter.AsScriptError(err) != nil {
 			if rerr := e.scripts.Report(ctx, owner, m.GroupVersionKind(), configv1alpha1.InterpreterOperationRetain, err); rerr != nil {
 				klog.FromContext(ctx).Error(rerr, "Record a failing script", "work", w.Namespace+"/"+w.Name)
@@ -268,56 +283,6 @@ func (e *Controller) count(created bool, apiVersion, kind, cluster string, err e
 		return
 	}
 	e.metrics.UpdateResourceToCluster.WithLabelValues(metrics.Result(err), apiVersion, kind, cluster).Inc()
-}
-
-// withdraw deletes a deleted Work's objects from the member (or, to be
-// preserved, leaves them there without mco's marks), then lets the Work go.
-// A member that cannot be reached holds the Work, unless its Cluster is
-// being deleted or is gone.
-func (e *Controller) withdraw(ctx context.Context, cluster string, w *workv1alpha1.Work) error {
-	if !controller.HasFinalizer(w, workv1alpha1.ExecutionControllerFinalizer) {
-		return nil
-	}
-	preserve := w.Spec.PreserveResourcesOnDeletion != nil && *w.Spec.PreserveResourcesOnDeletion
-	if err := e.withdrawObjects(ctx, cluster, w, preserve); err != nil {
-		c, getErr := e.clusters.Get(cluster)
-		if getErr == nil && c.DeletionTimestamp == nil {
-			return err
-		}
-		klog.FromContext(ctx).Info("Cluster is gone or leaving; dropping its work without withdrawing", "work", w.Namespace+"/"+w.Name, "reason", err.Error())
-	}
-	controller.RemoveFinalizer(w, workv1alpha1.ExecutionControllerFinalizer)
-	if _, err := e.mco.WorkV1alpha1().Works(w.Namespace).Update(ctx, w, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("remove finalizer of work %s/%s: %w", w.Namespace, w.Name, err)
-	}
-	return nil
-}
-
-// withdrawObjects deletes each object of a Work from its member, or with
-// preserve releases it there.
-func (e *Controller) withdrawObjects(ctx context.Context, cluster string, w *workv1alpha1.Work, preserve bool) error {
-	clients, err := e.members.Get(cluster)
-	if err != nil {
-		return err
-	}
-	manifests, err := decodeManifests(w)
-	if err != nil {
-		return nil // nothing of it can have been applied
-	}
-	for _, m := range manifests {
-		if preserve {
-			if err := releaseManifest(ctx, clients, m); err != nil {
-				return err
-			}
-			continue
-		}
-		err := deleteManifest(ctx, clients, m)
-		e.metrics.DeleteResourceFromCluster.WithLabelValues(metrics.Result(err), m.GetAPIVersion(), m.GetKind(), cluster).Inc()
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // setApplied records the Applied condition when it changed: at once, or

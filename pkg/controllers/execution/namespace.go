@@ -6,6 +6,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 )
 
 // ReasonNamespaceUnavailable is the Applied condition's reason when the
@@ -37,6 +39,17 @@ func ruleFor(ns *corev1.Namespace) namespaceRule {
 	case ns == nil:
 		return applyExisting
 	case ns.DeletionTimestamp != nil || ns.Status.Phase == corev1.NamespaceTerminating:
+		return refuse
+	}
+	return applyCreating
+}
+
+// ruleFromWork decides the rule in mco-agent, which does not read mco's
+// namespaces, from the Work carrying the namespace to its cluster (nil when
+// there is none): a namespace whose Work is being deleted is leaving mco;
+// any other is taken as active, and the member gets it when it lacks it.
+func ruleFromWork(w *workv1alpha1.Work) namespaceRule {
+	if w != nil && w.DeletionTimestamp != nil {
 		return refuse
 	}
 	return applyCreating

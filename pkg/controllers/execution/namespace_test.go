@@ -9,6 +9,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 )
 
 func TestRuleFor(t *testing.T) {
@@ -33,6 +35,30 @@ func TestRuleFor(t *testing.T) {
 			t.Parallel()
 			if got := ruleFor(c.ns); got != c.want {
 				t.Errorf("ruleFor = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestRuleFromWork(t *testing.T) {
+	t.Parallel()
+	present := &workv1alpha1.Work{ObjectMeta: metav1.ObjectMeta{Name: "namespace-shop", Namespace: "karmada-es-member3"}}
+	deleting := present.DeepCopy()
+	deleting.DeletionTimestamp = &metav1.Time{}
+	cases := []struct {
+		name string
+		work *workv1alpha1.Work
+		want namespaceRule
+	}{
+		{"an agent creates a namespace whose Work is there", present, applyCreating},
+		{"an agent creates a namespace whose Work is not there yet", nil, applyCreating},
+		{"an agent puts nothing more into a namespace whose Work is being deleted", deleting, refuse},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := ruleFromWork(c.work); got != c.want {
+				t.Errorf("ruleFromWork = %v, want %v", got, c.want)
 			}
 		})
 	}

@@ -26,15 +26,19 @@ import (
 
 // Context is built once per leadership term and shared by all controllers.
 type Context struct {
-	Config  *rest.Config
-	MCO     mcoclient.Interface
-	Kube    kubernetes.Interface
-	Dynamic dynamic.Interface
+	// Component is the process's name (mco-controller-manager,
+	// mco-agent), the holder of the Leases it renews.
+	Component string
+	Config    *rest.Config
+	MCO       mcoclient.Interface
+	Kube      kubernetes.Interface
+	Dynamic   dynamic.Interface
 
 	MCOInformers mcoinformers.SharedInformerFactory
-	// KubeInformers watches Secrets in karmada-cluster (member credentials).
+	// KubeInformers watches Secrets and Leases in karmada-cluster (member
+	// credentials, cluster heartbeats); in mco-agent only its own Lease.
 	KubeInformers kubeinformers.SharedInformerFactory
-	// Namespaces watches namespaces cluster-wide.
+	// Namespaces watches namespaces cluster-wide; nil in mco-agent.
 	Namespaces kubeinformers.SharedInformerFactory
 	// Revisions watches the ControllerRevisions that hold staged
 	// rollouts' revisions (those labelled with their Rollout).
@@ -52,7 +56,7 @@ type Context struct {
 	Customizations *interpreter.Follower
 	// Scripts records failing customization scripts on bindings.
 	Scripts *ScriptReporter
-	Members *member.Manager
+	Members member.Source
 	Metrics *metrics.ControllerManager
 	// NewRecorder returns a recorder writing Events to mco-apiserver. Each
 	// controller takes its own, as kube-controller-manager's do: one

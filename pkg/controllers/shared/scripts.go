@@ -63,6 +63,9 @@ func NewScriptReporter(bindings *binding.Store, recorder record.EventRecorder, i
 // success). Errors other than a script's are not reported here. It
 // returns an error only when writing the condition fails.
 func (r *ScriptReporter) Report(ctx context.Context, k binding.Key, gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation, err error) error {
+	if r == nil {
+		return nil // mco-agent: bindings are not its to write
+	}
 	se := interpreter.AsScriptError(err)
 	if err != nil && se == nil {
 		return nil

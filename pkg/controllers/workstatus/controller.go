@@ -37,7 +37,7 @@ type workKey struct{ Namespace, Name string }
 type Controller struct {
 	mco     mcoclient.Interface
 	works   worklisters.WorkLister
-	members *member.Manager
+	members member.Source
 	interp  *interpreter.Interpreter
 	scripts *shared.ScriptReporter
 	loop    *controller.Controller[workKey]
@@ -136,8 +136,8 @@ func (s *Controller) sync(ctx context.Context, k workKey) (retErr error) {
 		return nil
 	}
 	cluster, ok := names.ClusterOf(k.Namespace)
-	if !ok {
-		return nil
+	if !ok || !s.members.Reaches(cluster) {
+		return nil // a Pull cluster's agent collects its Works' status
 	}
 	clients, err := s.members.Get(cluster)
 	if err != nil {

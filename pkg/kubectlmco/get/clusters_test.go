@@ -3,6 +3,7 @@ package get
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -163,7 +164,38 @@ func TestNoReadyCluster(t *testing.T) {
 	mco := mcofake.NewSimpleClientset(cluster("m1", false)) //nolint:staticcheck // NewClientset's field-managed tracker has no schema for mco's kinds.
 	o := options{namespace: "default"}
 	err := o.runMembers(context.Background(), nil, mco, "pods", nil, &bytes.Buffer{}, &bytes.Buffer{})
-	if want := "no Cluster on mco is Ready (kubectl mco get clusters)"; err == nil || err.Error() != want {
+	if want := "no Push Cluster on mco is Ready (kubectl mco get clusters)"; err == nil || err.Error() != want {
 		t.Fatalf("error %v, want %q", err, want)
+	}
+}
+
+func TestTargetClustersLeavesPullOut(t *testing.T) {
+	t.Parallel()
+	pull := cluster("m3", true)
+	pull.Spec.SyncMode = clusterv1alpha1.Pull
+	cases := []struct {
+		name     string
+		named    []string
+		want     []string
+		wantWarn string
+	}{
+		{"every Ready Push cluster is read, a Pull one is not", nil, []string{"m1"}, ""},
+		{"a Pull cluster asked for by name is left out with a warning", []string{"m1", "m3"}, []string{"m1"},
+			"warning: cluster m3 is in Pull mode: mco does not dial it, so its objects cannot be read through mco\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			mco := mcofake.NewSimpleClientset(cluster("m1", true), pull.DeepCopy()) //nolint:staticcheck // NewClientset's field-managed tracker has no schema for mco's kinds.
+			o := options{clusters: c.named}
+			var errOut bytes.Buffer
+			got, err := o.targetClusters(context.Background(), mco, &errOut)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, ",") != strings.Join(c.want, ",") || errOut.String() != c.wantWarn {
+				t.Errorf("targetClusters = %v, warnings %q; want %v, %q", got, errOut.String(), c.want, c.wantWarn)
+			}
+		})
 	}
 }

@@ -19,8 +19,8 @@ import (
 )
 
 // targetClusters returns the clusters to read from: those named by
-// --clusters, or else every Ready Cluster on mco. Named clusters mco does
-// not have get a warning.
+// --clusters, or else every Ready Push Cluster on mco. Named clusters mco
+// does not have, or does not dial (Pull), get a warning.
 func (o *options) targetClusters(ctx context.Context, mco mcoclient.Interface, errOut io.Writer) ([]string, error) {
 	all, err := listClusters(ctx, mco, nil, "")
 	if err != nil {
@@ -28,13 +28,17 @@ func (o *options) targetClusters(ctx context.Context, mco mcoclient.Interface, e
 	}
 	var out []string
 	if len(o.clusters) > 0 {
-		known := map[string]bool{}
-		for _, c := range all {
-			known[c.Name] = true
+		known := map[string]*clusterv1alpha1.Cluster{}
+		for i := range all {
+			known[all[i].Name] = &all[i]
 		}
 		for _, name := range o.clusters {
-			if !known[name] {
+			switch c, ok := known[name]; {
+			case !ok:
 				fmt.Fprintf(errOut, "warning: cluster %s: no such Cluster on mco\n", name)
+				continue
+			case c.Spec.SyncMode == clusterv1alpha1.Pull:
+				fmt.Fprintf(errOut, "warning: cluster %s is in Pull mode: mco does not dial it, so its objects cannot be read through mco\n", name)
 				continue
 			}
 			out = append(out, name)
@@ -43,12 +47,13 @@ func (o *options) targetClusters(ctx context.Context, mco mcoclient.Interface, e
 		return out, nil
 	}
 	for _, c := range all {
-		if meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady) {
+		// Pull clusters are left out: mco does not dial them.
+		if c.Spec.SyncMode != clusterv1alpha1.Pull && meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady) {
 			out = append(out, c.Name)
 		}
 	}
 	if len(out) == 0 {
-		return nil, errors.New("no Cluster on mco is Ready (kubectl mco get clusters)")
+		return nil, errors.New("no Push Cluster on mco is Ready (kubectl mco get clusters)")
 	}
 	return out, nil
 }

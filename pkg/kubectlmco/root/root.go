@@ -18,8 +18,11 @@ import (
 	"github.com/mco-org/mco/pkg/kubectlmco/interpret"
 	"github.com/mco-org/mco/pkg/kubectlmco/join"
 	"github.com/mco-org/mco/pkg/kubectlmco/preview"
+	"github.com/mco-org/mco/pkg/kubectlmco/register"
 	"github.com/mco-org/mco/pkg/kubectlmco/rollout"
+	"github.com/mco-org/mco/pkg/kubectlmco/token"
 	"github.com/mco-org/mco/pkg/kubectlmco/unjoin"
+	"github.com/mco-org/mco/pkg/kubectlmco/unregister"
 	"github.com/mco-org/mco/pkg/version"
 )
 
@@ -51,6 +54,9 @@ kubectl's own flags and kubeconfig (--kubeconfig, --context, -n, ...).`,
 	cmd.AddCommand(
 		join.NewCommand(f, streams),
 		unjoin.NewCommand(f, streams),
+		token.NewCommand(f, streams),
+		register.NewCommand(streams),
+		unregister.NewCommand(f, streams),
 		get.NewCommand(f, streams),
 		preview.NewCommand(f, streams),
 		interpret.NewCommand(streams),

@@ -74,3 +74,17 @@ Cluster member3 unjoined
 		})
 	}
 }
+
+func TestRunRefusesPull(t *testing.T) {
+	t.Parallel()
+	mco := mcofake.NewSimpleClientset(&clusterv1alpha1.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "member3"}, //nolint:staticcheck // NewClientset's field-managed tracker has no schema for mco's kinds.
+		Spec: clusterv1alpha1.ClusterSpec{SyncMode: clusterv1alpha1.Pull}})
+	err := run(context.Background(), joinlib.Clients{MCOKube: kubefake.NewClientset(), MCO: mco}, Options{Name: "member3", Wait: time.Second}, &bytes.Buffer{})
+	want := "cluster member3 is in Pull mode: its agent registered it; remove it with kubectl mco unregister member3"
+	if err == nil || err.Error() != want {
+		t.Fatalf("unjoin of a Pull cluster: %v, want %q", err, want)
+	}
+	if _, err := mco.ClusterV1alpha1().Clusters().Get(context.Background(), "member3", metav1.GetOptions{}); err != nil {
+		t.Errorf("the Pull cluster after a refused unjoin: %v", err)
+	}
+}

@@ -118,6 +118,12 @@ func (e *Env) joinAll(ctx context.Context, bare bool) error {
 		return err
 	}
 	for _, m := range e.Members {
+		if m.Spec.Pull {
+			if err := e.startAgent(ctx, m, mco); err != nil {
+				return err
+			}
+			continue
+		}
 		member, err := RESTConfig(m.Kubeconfig)
 		if err != nil {
 			return err

@@ -207,6 +207,12 @@ func (e *Env) Member(name string) *Member {
 // Processes lists every process of the environment in stop order.
 func (e *Env) Processes() []*Process {
 	var out []*Process
+	// Agents first: stopped while mco is there, they stop quietly.
+	for _, m := range e.Members {
+		if m.Agent != nil {
+			out = append(out, m.Agent)
+		}
+	}
 	if e.MCO != nil {
 		out = append(out, e.MCO.Processes()...)
 	}

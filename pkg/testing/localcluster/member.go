@@ -28,6 +28,9 @@ type MemberSpec struct {
 	// APIServerArgs are extra flags of the member's kube-apiserver (the
 	// aggregation layer's, for one that hosts mco-apiserver).
 	APIServerArgs []string `json:"apiServerArgs,omitempty"`
+	// Pull registers the member in Pull mode: mco-agent runs next to it
+	// (a local process) instead of mco reaching it.
+	Pull bool `json:"pull,omitempty"`
 }
 
 // Member is a running member cluster.
@@ -39,6 +42,15 @@ type Member struct {
 	Controller *Process   `json:"controllerManager"`
 	Scheduler  *Process   `json:"scheduler"`
 	Kwok       *Process   `json:"kwok"`
+	// Agent is the mco-agent of a Pull member, serving health and metrics
+	// on AgentPort; AgentKubeconfig holds its credential for mco.
+	Agent           *Process `json:"agent,omitempty"`
+	AgentPort       int      `json:"agentPort,omitempty"`
+	AgentKubeconfig string   `json:"agentKubeconfig,omitempty"`
+	// AgentSecret, when set (NAMESPACE/NAME in the member, as kubectl mco
+	// register writes it), is where the agent reads its credential
+	// instead of AgentKubeconfig.
+	AgentSecret string `json:"agentSecret,omitempty"`
 }
 
 // URL is the member's kube-apiserver address.

@@ -1,5 +1,11 @@
 package localcluster
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
 // DefaultMembers is the topology of `make local-up`: two regions, three
 // zones, different capacities, so that placement and replica division by
 // available capacity can be seen.
@@ -15,4 +21,21 @@ func DefaultMembers() []MemberSpec {
 			Labels: map[string]string{"environment": "production"},
 			Nodes:  []NodeSpec{{Count: 3, CPU: "8", Memory: "32Gi", Pods: "110"}}},
 	}
+}
+
+// WithPull marks the members named in the comma-separated list pull (none
+// when empty) as Pull members.
+func WithPull(members []MemberSpec, pull string) ([]MemberSpec, error) {
+	for _, name := range strings.Split(pull, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		i := slices.IndexFunc(members, func(m MemberSpec) bool { return m.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("no member %q to run in Pull mode", name)
+		}
+		members[i].Pull = true
+	}
+	return members, nil
 }

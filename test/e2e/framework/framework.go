@@ -19,6 +19,9 @@ import (
 // Env is the environment shared by the suite's tests.
 var Env *localcluster.Env
 
+// PullMember is the member the suite serves in Pull mode by default.
+const PullMember = "member3"
+
 // BinDir holds the binaries the suite runs, kubectl among them.
 var BinDir string
 
@@ -37,16 +40,28 @@ func Run(m *testing.M) int {
 	}
 	binDir := filepath.Join(root, "_output", "bin")
 	BinDir = binDir
-	for _, b := range []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kwok-stages.yaml", "mco-apiserver", "mco-scheduler", "mco-controller-manager", "kubectl"} {
+	for _, b := range []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kwok-stages.yaml", "mco-apiserver", "mco-scheduler", "mco-controller-manager", "mco-agent", "kubectl"} {
 		if _, err := os.Stat(filepath.Join(binDir, b)); err != nil {
 			fmt.Fprintf(os.Stderr, "e2e: %s missing in %s: run 'make build' and 'hack/build-member-binaries.sh' (make test does both)\n", b, binDir)
 			return 1
 		}
 	}
+	// One member is served in Pull mode by mco-agent, so that every test
+	// goes through both paths; MCO_E2E_PULL_MEMBERS names others ("" for
+	// none).
+	pull, ok := os.LookupEnv("MCO_E2E_PULL_MEMBERS")
+	if !ok {
+		pull = PullMember
+	}
+	members, err := localcluster.WithPull(localcluster.DefaultMembers(), pull)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	start := time.Now()
 	Env, err = localcluster.Up(ctx, localcluster.Options{
-		Dir: dir, BinDir: binDir, Members: localcluster.DefaultMembers(), ControlPlane: true,
+		Dir: dir, BinDir: binDir, Members: members, ControlPlane: true,
 	})
 	cancel()
 	if err != nil {
