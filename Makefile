@@ -109,7 +109,7 @@ bench-interpreter:
 bench-crds:
 	hack/bench-crds.sh $(BENCH_ARGS)
 
-## bench-propagation: mco and three members; 1000 Deployments' latency, throughput, writes, status writes, CPU, memory and namespace deletion against targets (not part of test). BENCH_MEMBERS=full gives the members their controllers and kwok nodes (default: bare kube-apiservers)
+## bench-propagation: mco and three members; 1000 Deployments' latency, throughput, writes, status writes, CPU, memory and namespace deletion against targets (not part of test). BENCH_MEMBERS=full gives the members their controllers and kwok nodes (default: bare kube-apiservers); BENCH_ARGS=-pull=member3 serves member3 by mco-agent and reports latency per member and the agent's CPU and memory
 BENCH_MEMBERS ?= bare
 bench-propagation:
 	hack/bench-propagation.sh -members $(BENCH_MEMBERS) $(BENCH_ARGS)

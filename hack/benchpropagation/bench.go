@@ -99,6 +99,9 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	restStart, restBefore := time.Now(), b.env.CPU()
 	benchkit.Sleep(ctx, b.o.settle)
 	r.restCPU = benchkit.CPUUse(restBefore, b.env.CPU(), time.Since(restStart))
+	if r.agentsAtRest, err = b.agentRSS(); err != nil {
+		return nil, err
+	}
 	before, err := b.scrapeAll(ctx)
 	if err != nil {
 		return nil, err
@@ -125,6 +128,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 		r.fullCPU = benchkit.CPUUse(cpuBefore, b.env.CPU(), time.Since(start))
 		profiled()
 		r.full = t.latencies(full)
+		r.memberFull = t.memberLatencies(full)
 	}
 	if len(steady) > 0 {
 		if r.steadyRate == 0 {
@@ -140,6 +144,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 			return nil, err
 		}
 		r.steady = t.latencies(steady)
+		r.memberSteady = t.memberLatencies(steady)
 	}
 	if b.o.full() {
 		if r.availableAfter, err = b.waitAvailable(ctx, avail, names, runStart); err != nil {
@@ -168,6 +173,9 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 		return nil, err
 	}
 	if r.rssScheduler, err = benchkit.RSSMiB(b.env.MCO.Scheduler); err != nil {
+		return nil, err
+	}
+	if r.agents, err = b.agentRSS(); err != nil {
 		return nil, err
 	}
 	if r.deletion, err = b.deleteNamespace(ctx, b.o.benchSpace); err != nil {
@@ -273,4 +281,20 @@ func (b *bench) waitMemberNamespace(ctx context.Context, ns string, timeout time
 		return fmt.Errorf("namespace %s not in members %v: %w", ns, missing, err)
 	}
 	return nil
+}
+
+// agentRSS is the resident set size of each Pull member's mco-agent now.
+func (b *bench) agentRSS() (map[string]float64, error) {
+	out := map[string]float64{}
+	for _, m := range b.env.Members {
+		if m.Agent == nil {
+			continue
+		}
+		rss, err := benchkit.RSSMiB(m.Agent)
+		if err != nil {
+			return nil, err
+		}
+		out[m.Spec.Name] = rss
+	}
+	return out, nil
 }

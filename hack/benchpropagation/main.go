@@ -45,6 +45,8 @@ type options struct {
 	rawNamespace string
 	profileDir   string
 	profileSecs  int
+	// pull names the members served by mco-agent.
+	pull string
 	// members is "bare" (kube-apiservers only) or "full" (with their
 	// controllers, scheduler and kwok nodes, as in local-up).
 	members string
@@ -69,6 +71,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.IntVar(&o.deployments, "deployments", 1000, "Deployments in all (steady phase, then full speed)")
 	fs.IntVar(&o.steadyCount, "steady-count", 300, "Deployments created at -steady-rate after the full-speed phase")
 	fs.Float64Var(&o.steadyRate, "steady-rate", 0, "creates per second in the steady phase (0: half the full-speed phase's measured rate)")
+	fs.StringVar(&o.pull, "pull", "", "comma-separated members registered in Pull mode, each served by a local mco-agent (e.g. member3): latencies are then given per member, with the agents' CPU and memory")
 	fs.StringVar(&o.members, "members", membersBare, `"bare": members are kube-apiservers only, so only mco's path is measured; "full": members run kube-controller-manager, kube-scheduler and kwok nodes, so pods come and go and their status flows back`)
 	fs.IntVar(&o.rawCount, "raw-count", 1000, "ConfigMaps created to measure mco-apiserver's raw create rate")
 	fs.IntVar(&o.workers, "workers", 16, "concurrent creates (raw and full-speed phases)")
@@ -110,7 +113,10 @@ func run(ctx context.Context, args []string, out, progress io.Writer) (err error
 	defer func() { err = explain(err) }()
 	logf := benchkit.Logger(progress)
 
-	members := benchMembers(o)
+	members, err := localcluster.WithPull(benchMembers(o), o.pull)
+	if err != nil {
+		return err
+	}
 	logf("starting mco and %d %s members in %s", len(members), o.members, o.dir)
 	if o.profileDir != "" {
 		members[0].APIServerArgs = append(members[0].APIServerArgs, "--profiling=true")

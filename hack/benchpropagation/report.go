@@ -35,6 +35,11 @@ type result struct {
 	steadyLags     []time.Duration // statusLags of the steady phase's Deployments, below saturation
 	memberTimes    []time.Duration // full members: from a Deployment's arrival in a member to Available there
 	deletion       deletion
+
+	// With Pull members: latencies per member, and each agent's RSS at
+	// rest and once every Deployment was propagated.
+	memberFull, memberSteady map[string][]time.Duration
+	agentsAtRest, agents     map[string]float64
 }
 
 // mcoProcesses are the control plane's processes, whose CPU is judged.
@@ -92,6 +97,14 @@ type summary struct {
 	AvailableAfterS         float64 `json:"available_after_s,omitempty"`
 	DeleteNamespaceMCOs     float64 `json:"delete_namespace_mco_s"`
 	DeleteNamespaceMembersS float64 `json:"delete_namespace_members_s"`
+
+	// With -pull: per member, the steady phase's p99 from create on mco to
+	// presence there; each agent's RSS at rest and at the end, and its CPU.
+	MemberSteadyP99ms map[string]float64 `json:"member_steady_p99_ms,omitempty"`
+	AgentRSSRestMB    map[string]float64 `json:"agent_rss_rest_mb,omitempty"`
+	AgentRSSMB        map[string]float64 `json:"agent_rss_mb,omitempty"`
+	AgentCPURestCores float64            `json:"agent_cpu_rest_cores,omitempty"`
+	AgentCPUms        float64            `json:"agent_cpu_ms_per_deployment,omitempty"`
 }
 
 func (r *result) fullPerSecond() float64 {
@@ -139,7 +152,46 @@ func (r *result) summary() summary {
 		AvailableAfterS:         benchkit.Round(r.availableAfter.Seconds(), 1),
 		DeleteNamespaceMCOs:     benchkit.Round(r.deletion.onMCO.Seconds(), 1),
 		DeleteNamespaceMembersS: benchkit.Round(r.deletion.inMembers.Seconds(), 1),
+
+		MemberSteadyP99ms: r.memberP99(r.memberSteady),
+		AgentRSSRestMB:    roundAll(r.agentsAtRest),
+		AgentRSSMB:        roundAll(r.agents),
+		AgentCPURestCores: benchkit.Round(cores(r.restCPU, "mco-agent"), 3),
+		AgentCPUms:        benchkit.Round(r.cpuMsPerDeployment("mco-agent"), 1),
 	}
+}
+
+// memberP99 is each member's p99 latency in ms, nil without Pull members.
+func (r *result) memberP99(by map[string][]time.Duration) map[string]float64 {
+	if len(r.agents) == 0 {
+		return nil
+	}
+	out := map[string]float64{}
+	for m, d := range by {
+		out[m] = benchkit.Round(benchkit.Ms(benchkit.Percentile(d, 0.99)), 1)
+	}
+	return out
+}
+
+func roundAll(m map[string]float64) map[string]float64 {
+	if len(m) == 0 {
+		return nil
+	}
+	out := map[string]float64{}
+	for k, v := range m {
+		out[k] = benchkit.Round(v, 1)
+	}
+	return out
+}
+
+// cores is a process's CPU share, 0 when it did not run.
+func cores(shares []benchkit.CPUShare, name string) float64 {
+	for _, s := range shares {
+		if s.Name == name {
+			return s.Cores
+		}
+	}
+	return 0
 }
 
 // print writes the human-readable report, then the JSON summary as the
@@ -163,6 +215,17 @@ func (r *result) print(w io.Writer) error {
 	}
 	if len(r.steady) > 0 {
 		p("steady phase   %4d at %.1f/s    create -> in every member: %s", len(r.steady), r.steadyRate, benchkit.LatencyLine(r.steady))
+	}
+	if len(r.agents) > 0 {
+		for _, m := range r.members {
+			p("  %-8s full speed: %s; steady: %s", m, benchkit.LatencyLine(r.memberFull[m]), benchkit.LatencyLine(r.memberSteady[m]))
+		}
+		for _, m := range r.members {
+			if rest, ok := r.agentsAtRest[m]; ok {
+				p("  mco-agent of %s (Pull): RSS %.1f MiB at rest, %.1f MiB with %d Works; CPU %.3f cores at rest, %.1f ms per Deployment over the run",
+					m, rest, r.agents[m], r.deployments, cores(r.restCPU, "mco-agent"), r.cpuMsPerDeployment("mco-agent"))
+			}
+		}
 	}
 	if r.mode == membersFull {
 		p("every template Available on mco %s after the first create; lag of mco's status behind the last member's Available: %s",

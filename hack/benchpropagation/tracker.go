@@ -18,15 +18,15 @@ type tracker struct {
 	mu       sync.Mutex
 	members  int
 	create   map[string]time.Time
-	seenBy   map[string]map[string]bool // deployment -> members that have it
-	complete map[string]time.Time       // deployment -> first seen by the last member
+	seenBy   map[string]map[string]time.Time // deployment -> member -> when it first had it
+	complete map[string]time.Time            // deployment -> first seen by the last member
 }
 
 // startTracker starts one informer per member on the namespace's
 // Deployments and returns once they have listed; they stop with ctx.
 func startTracker(ctx context.Context, members map[string]kubernetes.Interface, ns string) (*tracker, error) {
 	t := &tracker{members: len(members), create: map[string]time.Time{},
-		seenBy: map[string]map[string]bool{}, complete: map[string]time.Time{}}
+		seenBy: map[string]map[string]time.Time{}, complete: map[string]time.Time{}}
 	for name, client := range members {
 		err := watchDeployments(ctx, client, ns, name, func(d *appsv1.Deployment) { t.seen(name, d.Name, time.Now()) })
 		if err != nil {
@@ -73,13 +73,13 @@ func (t *tracker) seen(member, name string, at time.Time) {
 	defer t.mu.Unlock()
 	by := t.seenBy[name]
 	if by == nil {
-		by = map[string]bool{}
+		by = map[string]time.Time{}
 		t.seenBy[name] = by
 	}
-	if by[member] {
+	if _, ok := by[member]; ok {
 		return
 	}
-	by[member] = true
+	by[member] = at
 	if len(by) == t.members {
 		t.complete[name] = at
 	}
@@ -129,6 +129,21 @@ func (t *tracker) latencies(names []string) []time.Duration {
 	out := make([]time.Duration, 0, len(names))
 	for _, name := range names {
 		out = append(out, t.complete[name].Sub(t.create[name]))
+	}
+	return out
+}
+
+// memberLatencies are, per member and name, the time from its create
+// returning on mco to its presence in that member. Call once every name is
+// complete.
+func (t *tracker) memberLatencies(names []string) map[string][]time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := map[string][]time.Duration{}
+	for _, name := range names {
+		for member, at := range t.seenBy[name] {
+			out[member] = append(out[member], at.Sub(t.create[name]))
+		}
 	}
 	return out
 }

@@ -105,7 +105,8 @@ func New(ctx context.Context, cfg Config, m *metrics.ControllerManager, own *met
 }
 
 // Run serves the cluster until ctx ends, or until mco refuses the agent's
-// credential or its Cluster is deleted (an error).
+// credential, deletes its Cluster, or has the name for a Cluster the
+// agent may not serve (an error).
 func (a *Agent) Run(ctx context.Context) error {
 	logger := klog.FromContext(ctx).WithValues("cluster", a.cfg.Identity.Name)
 	b := newBackoff(a.cfg.RetryInitial, a.cfg.RetryMax)
@@ -116,16 +117,17 @@ func (a *Agent) Run(ctx context.Context) error {
 			b.reset()
 			err = a.session(ctx)
 		}
+		var refused *claimError
 		switch {
 		case ctx.Err() != nil:
 			return nil
 		case a.refused.Load():
 			return errRefused
-		case errors.Is(err, errGone):
+		case errors.Is(err, errGone), errors.As(err, &refused):
 			return err
 		}
 		wait := b.failed()
-		logger.Info("mco-apiserver is out of reach; the member is left as it is until it answers again", "retryIn", wait, "reason", err.Error())
+		logger.Info("Not serving the cluster from mco's Works for now; the member is left as it is", "retryIn", wait, "reason", err.Error())
 		select {
 		case <-ctx.Done():
 			return nil

@@ -161,7 +161,8 @@ func (o *options) run(ctx context.Context) error {
 	// in a member that is down, nothing would restart it.
 	for {
 		err := o.leader.Run(ctx, memberCfg, a.Run)
-		if ctx.Err() != nil || errors.Is(err, errRefused) || errors.Is(err, errGone) {
+		var refused *claimError
+		if ctx.Err() != nil || errors.Is(err, errRefused) || errors.Is(err, errGone) || errors.As(err, &refused) {
 			return err
 		}
 		logger.Info("Leader lease in the member lost; standing by for it again", "reason", fmt.Sprint(err))

@@ -32,6 +32,15 @@ const (
 	keep                // this member's already
 )
 
+// claimError is a Cluster the agent may not serve: it stops.
+type claimError struct{ msg string }
+
+func (e *claimError) Error() string { return e.msg }
+
+func refuseClaim(format string, args ...any) error {
+	return &claimError{msg: fmt.Sprintf(format, args...)}
+}
+
 // decideClaim decides from the Cluster of the agent's name on mco (nil when
 // there is none) and the member's id (its kube-system namespace's uid, as
 // join records it) whether the agent may serve it.
@@ -40,13 +49,14 @@ func decideClaim(existing *clusterv1alpha1.Cluster, id string) (claim, error) {
 	case existing == nil:
 		return create, nil
 	case existing.DeletionTimestamp != nil:
-		return 0, fmt.Errorf("cluster %s is being deleted on mco; register again once it is gone", existing.Name)
+		// Not for good: once it is gone, the agent registers it anew.
+		return 0, fmt.Errorf("cluster %s is being deleted on mco; registering it again once it is gone", existing.Name)
 	case existing.Spec.SyncMode != clusterv1alpha1.Pull:
-		return 0, fmt.Errorf("cluster %s is joined in %s mode; an agent serves only Pull clusters (unjoin it first)", existing.Name, existing.Spec.SyncMode)
+		return 0, refuseClaim("cluster %s is joined in %s mode; an agent serves only Pull clusters (unjoin it first)", existing.Name, existing.Spec.SyncMode)
 	case existing.Spec.ID == "":
 		return adopt, nil
 	case existing.Spec.ID != id:
-		return 0, fmt.Errorf("cluster %s is registered by another member (id %s; this member is %s)", existing.Name, existing.Spec.ID, id)
+		return 0, refuseClaim("cluster %s is registered by another member (id %s; this member is %s)", existing.Name, existing.Spec.ID, id)
 	}
 	return keep, nil
 }

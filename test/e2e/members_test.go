@@ -68,8 +68,9 @@ func TestMemberRunsDeployments(t *testing.T) {
 	}
 }
 
-// TestMembersAreJoined: every member is registered on mco as a Push
-// cluster with credentials.
+// TestMembersAreJoined: every member is registered on mco: a Push one with
+// its endpoint and credentials, a Pull one (registered by its agent) with
+// neither.
 func TestMembersAreJoined(t *testing.T) {
 	cfg, err := localcluster.RESTConfig(framework.Env.MCO.Kubeconfig)
 	if err != nil {
@@ -87,8 +88,10 @@ func TestMembersAreJoined(t *testing.T) {
 		t.Fatalf("%d clusters on mco, want 3", len(list.Items))
 	}
 	for _, c := range list.Items {
-		if c.Spec.SyncMode != "Push" || c.Spec.SecretRef == nil || c.Spec.ID == "" || c.Spec.APIEndpoint == "" {
-			t.Errorf("cluster %s: %+v", c.Name, c.Spec)
+		push := c.Spec.SyncMode == "Push" && c.Spec.SecretRef != nil && c.Spec.APIEndpoint != ""
+		pull := c.Spec.SyncMode == "Pull" && c.Spec.SecretRef == nil && c.Spec.ImpersonatorSecretRef == nil && c.Spec.APIEndpoint == ""
+		if wantPull := framework.Env.Member(c.Name).Spec.Pull; c.Spec.ID == "" || (wantPull && !pull) || (!wantPull && !push) {
+			t.Errorf("cluster %s (Pull member: %t): %+v", c.Name, wantPull, c.Spec)
 		}
 	}
 	// The control plane's scheduler runs beside the apiserver.
