@@ -84,6 +84,9 @@ func (s credentialStore) store(ctx context.Context, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("read secret %s/%s: %w", ns, name, err)
 	}
+	if sec.Data == nil {
+		sec.Data = map[string][]byte{}
+	}
 	sec.Data[KubeconfigKey] = data
 	if _, err := s.member.CoreV1().Secrets(ns).Update(ctx, sec, metav1.UpdateOptions{}); err != nil {
 		return fmt.Errorf("write the credential for mco (secret %s/%s): %w", ns, name, err)

@@ -3,8 +3,6 @@ package register
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -79,26 +77,12 @@ func Register(ctx context.Context, bootstrap *rest.Config, member kubernetes.Int
 	if err != nil {
 		return err
 	}
-	raw, err := tokenKubeconfig(bootstrap.Host, ca, token)
+	raw, err := kubeconfig.Token("mco", bootstrap.Host, ca, token)
 	if err != nil {
 		return err
 	}
 	o.step("Installing the agent in the member (namespace %s)", o.Namespace)
 	return installAgent(ctx, member, o, raw)
-}
-
-// tokenKubeconfig renders a kubeconfig of mco with token.
-func tokenKubeconfig(server string, ca []byte, token string) ([]byte, error) {
-	dir, err := os.MkdirTemp("", "mco-register-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "kubeconfig")
-	if err := kubeconfig.WriteToken(path, "mco", server, ca, token); err != nil {
-		return nil, err
-	}
-	return os.ReadFile(path)
 }
 
 func labels() map[string]string { return map[string]string{managedLabel: "kubectl-mco"} }
