@@ -28,6 +28,7 @@ import (
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	"github.com/mco-org/mco/pkg/clustervalues"
 )
 
 // Policies are the override policies to consider: every
@@ -86,6 +87,10 @@ func (a Applied) Names() []string {
 // cluster (nil: every cluster) applies in order; a policy without rules
 // uses the deprecated spec.targetCluster and spec.overriders as one rule.
 //
+// A policy annotated clustervalues.Annotation "true" has the placeholders
+// of its values replaced by the cluster's values first; a value the
+// cluster lacks fails that cluster, as any other overrider error.
+//
 // On error obj is left untouched and the error names the policy, the rule
 // and the overrider, e.g. "overridepolicy default/foo rule 1: plaintext[0]
 // replace /spec/replicas2: ...". The caller should then write nothing for
@@ -98,14 +103,20 @@ func Apply(obj *unstructured.Unstructured, cluster *clusterv1alpha1.Cluster, p P
 	work := obj.DeepCopy()
 	var applied Applied
 	for _, s := range steps {
-		if err := applyOverriders(work, &s.overriders); err != nil {
+		overriders := &s.overriders
+		if s.clusterValues {
+			if overriders, err = clustervalues.ExpandOverriders(overriders, cluster); err != nil {
+				return nil, fmt.Errorf("%s %s: %w", s.policy.String(), s.rule, err)
+			}
+		}
+		if err := applyOverriders(work, overriders); err != nil {
 			return nil, fmt.Errorf("%s %s: %w", s.policy.String(), s.rule, err)
 		}
 		if n := len(applied); n == 0 || applied[n-1].Namespace != s.policy.Namespace || applied[n-1].Name != s.policy.Name {
 			applied = append(applied, s.policy)
 		}
 		last := &applied[len(applied)-1]
-		last.Overriders = append(last.Overriders, s.overriders)
+		last.Overriders = append(last.Overriders, *overriders)
 	}
 	obj.Object = work.Object
 	return applied, nil

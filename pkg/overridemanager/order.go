@@ -21,10 +21,12 @@ import (
 	"fmt"
 	"slices"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	"github.com/mco-org/mco/pkg/clustervalues"
 	"github.com/mco-org/mco/pkg/placement"
 )
 
@@ -33,6 +35,8 @@ type step struct {
 	policy     AppliedPolicy // Namespace and Name only
 	rule       string        // "rule 1", or "spec.overriders" for the deprecated form
 	overriders policyv1alpha1.Overriders
+	// clusterValues: the policy substitutes the cluster's values.
+	clusterValues bool
 }
 
 // matched is a policy whose selectors pick the resource.
@@ -40,18 +44,20 @@ type matched struct {
 	policy   AppliedPolicy
 	spec     *policyv1alpha1.OverrideSpec
 	priority placement.ImplicitPriority
+	// clusterValues: the policy substitutes the cluster's values.
+	clusterValues bool
 }
 
 // plan lists the rules to apply to obj for the cluster, in order.
 func plan(obj *unstructured.Unstructured, cluster *clusterv1alpha1.Cluster, p Policies) ([]step, error) {
 	var clusterWide, namespaced []matched
 	for _, cop := range p.Cluster {
-		clusterWide = appendIfMatched(clusterWide, obj, "", cop.Name, &cop.Spec)
+		clusterWide = appendIfMatched(clusterWide, obj, &cop.ObjectMeta, &cop.Spec)
 	}
 	if ns := obj.GetNamespace(); ns != "" {
 		for _, op := range p.Namespaced {
 			if op.Namespace == ns {
-				namespaced = appendIfMatched(namespaced, obj, op.Namespace, op.Name, &op.Spec)
+				namespaced = appendIfMatched(namespaced, obj, &op.ObjectMeta, &op.Spec)
 			}
 		}
 	}
@@ -70,13 +76,14 @@ func plan(obj *unstructured.Unstructured, cluster *clusterv1alpha1.Cluster, p Po
 	return steps, nil
 }
 
-func appendIfMatched(list []matched, obj *unstructured.Unstructured, namespace, name string,
+func appendIfMatched(list []matched, obj *unstructured.Unstructured, policy *metav1.ObjectMeta,
 	spec *policyv1alpha1.OverrideSpec) []matched {
 	priority := placement.OverrideSelectorPriority(obj, spec.ResourceSelectors)
 	if priority == placement.PriorityMisMatch {
 		return list
 	}
-	return append(list, matched{policy: AppliedPolicy{Namespace: namespace, Name: name}, spec: spec, priority: priority})
+	return append(list, matched{policy: AppliedPolicy{Namespace: policy.Namespace, Name: policy.Name}, spec: spec,
+		priority: priority, clusterValues: clustervalues.Enabled(policy.Annotations)})
 }
 
 // appendRules adds the policy's rules whose target selects the cluster. A
@@ -95,7 +102,7 @@ func appendRules(steps []step, m *matched, cluster *clusterv1alpha1.Cluster) ([]
 			return nil, fmt.Errorf("%s %s: targetCluster: %w", m.policy.String(), label(i), err)
 		}
 		if target.Matches(cluster) && !isEmpty(&rules[i].Overriders) {
-			steps = append(steps, step{policy: m.policy, rule: label(i), overriders: rules[i].Overriders})
+			steps = append(steps, step{policy: m.policy, rule: label(i), overriders: rules[i].Overriders, clusterValues: m.clusterValues})
 		}
 	}
 	return steps, nil

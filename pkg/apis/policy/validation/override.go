@@ -20,25 +20,40 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	"github.com/mco-org/mco/pkg/clustervalues"
 )
 
 // ValidateOverridePolicy checks an OverridePolicy. Its resource selectors may
 // only name the policy's own namespace.
 func ValidateOverridePolicy(policy *policyv1alpha1.OverridePolicy) field.ErrorList {
 	allErrs := validateObjectMeta(&policy.ObjectMeta, true)
-	return append(allErrs, validateOverrideSpec(&policy.Spec, policy.Namespace, field.NewPath("spec"))...)
+	allErrs = append(allErrs, validateClusterValuesAnnotation(policy.Annotations)...)
+	return append(allErrs, validateOverrideSpec(&policy.Spec, policy.Namespace, clustervalues.Enabled(policy.Annotations), field.NewPath("spec"))...)
 }
 
 // ValidateClusterOverridePolicy checks a ClusterOverridePolicy.
 func ValidateClusterOverridePolicy(policy *policyv1alpha1.ClusterOverridePolicy) field.ErrorList {
 	allErrs := validateObjectMeta(&policy.ObjectMeta, false)
-	return append(allErrs, validateOverrideSpec(&policy.Spec, "", field.NewPath("spec"))...)
+	allErrs = append(allErrs, validateClusterValuesAnnotation(policy.Annotations)...)
+	return append(allErrs, validateOverrideSpec(&policy.Spec, "", clustervalues.Enabled(policy.Annotations), field.NewPath("spec"))...)
+}
+
+// validateClusterValuesAnnotation allows mco's cluster-values annotation
+// only as "true" or "false".
+func validateClusterValuesAnnotation(annotations map[string]string) field.ErrorList {
+	v, ok := annotations[clustervalues.Annotation]
+	if !ok || v == "true" || v == "false" {
+		return nil
+	}
+	return field.ErrorList{field.NotSupported(field.NewPath("metadata", "annotations").Key(clustervalues.Annotation), v, []string{"true", "false"})}
 }
 
 // validateOverrideSpec checks the spec shared by both override kinds. The
 // deprecated single-rule form (targetCluster and overriders at the top) may
 // not be mixed with overrideRules; either form is checked the same way.
-func validateOverrideSpec(spec *policyv1alpha1.OverrideSpec, namespace string, fldPath *field.Path) field.ErrorList {
+// With clusterValues, string values may hold cluster placeholders, and
+// every one must be known.
+func validateOverrideSpec(spec *policyv1alpha1.OverrideSpec, namespace string, clusterValues bool, fldPath *field.Path) field.ErrorList {
 	// No selectors means every resource, so the list may be empty.
 	allErrs := validateResourceSelectors(spec.ResourceSelectors, namespace, fldPath.Child("resourceSelectors"))
 
@@ -54,7 +69,7 @@ func validateOverrideSpec(spec *policyv1alpha1.OverrideSpec, namespace string, f
 	if spec.TargetCluster != nil {
 		allErrs = append(allErrs, validateClusterAffinity(spec.TargetCluster, targetPath)...)
 	}
-	allErrs = append(allErrs, validateOverriders(&spec.Overriders, overridersPath)...)
+	allErrs = append(allErrs, validateOverriders(&spec.Overriders, clusterValues, overridersPath)...)
 
 	for i := range spec.OverrideRules {
 		rule := &spec.OverrideRules[i]
@@ -62,7 +77,7 @@ func validateOverrideSpec(spec *policyv1alpha1.OverrideSpec, namespace string, f
 		if rule.TargetCluster != nil {
 			allErrs = append(allErrs, validateClusterAffinity(rule.TargetCluster, p.Child("targetCluster"))...)
 		}
-		allErrs = append(allErrs, validateOverriders(&rule.Overriders, p.Child("overriders"))...)
+		allErrs = append(allErrs, validateOverriders(&rule.Overriders, clusterValues, p.Child("overriders"))...)
 	}
 	return allErrs
 }

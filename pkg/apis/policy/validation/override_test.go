@@ -23,6 +23,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	"github.com/mco-org/mco/pkg/clustervalues"
 )
 
 // replicasRule sets spec.replicas to 2 on member1.
@@ -32,6 +33,16 @@ func replicasRule() policyv1alpha1.RuleWithCluster {
 		Overriders: policyv1alpha1.Overriders{Plaintext: []policyv1alpha1.PlaintextOverrider{
 			{Path: "/spec/replicas", Operator: policyv1alpha1.OverriderOpReplace, Value: rawJSON("2")},
 		}},
+	}
+}
+
+// clusterValueOverriders sets an image registry and a label to value.
+func clusterValueOverriders(value string) policyv1alpha1.Overriders {
+	return policyv1alpha1.Overriders{
+		ImageOverrider: []policyv1alpha1.ImageOverrider{{Component: policyv1alpha1.Registry,
+			Operator: policyv1alpha1.OverriderOpReplace, Value: value}},
+		LabelsOverrider: []policyv1alpha1.LabelAnnotationOverrider{{Operator: policyv1alpha1.OverriderOpAdd,
+			Value: map[string]string{"region": value}}},
 	}
 }
 
@@ -145,6 +156,38 @@ func TestValidateOverridePolicy(t *testing.T) {
 				invalid("spec.overrideRules[0].targetCluster.labelSelector.matchLabels"),
 				notSupported("spec.overrideRules[0].targetCluster.fieldSelector.matchExpressions[0].operator"),
 			},
+		},
+		{
+			name: "Cluster placeholders are literal without mco's annotation, so a label value holding one is refused.",
+			edit: func(p *policyv1alpha1.OverridePolicy) {
+				p.Spec.OverrideRules[0].Overriders = clusterValueOverriders("${cluster.region}")
+			},
+			want: []fieldErr{invalid("spec.overrideRules[0].overriders.labelsOverrider[0].value")},
+		},
+		{
+			name: "With the annotation, known placeholders are valid, in label values too.",
+			edit: func(p *policyv1alpha1.OverridePolicy) {
+				p.Annotations = map[string]string{clustervalues.Annotation: "true"}
+				p.Spec.OverrideRules[0].Overriders = clusterValueOverriders("${cluster.region}")
+			},
+		},
+		{
+			name: "With the annotation, an unknown placeholder is refused where it is.",
+			edit: func(p *policyv1alpha1.OverridePolicy) {
+				p.Annotations = map[string]string{clustervalues.Annotation: "true"}
+				p.Spec.OverrideRules[0].Overriders = clusterValueOverriders("${cluster.zone}")
+			},
+			want: []fieldErr{
+				invalid("spec.overrideRules[0].overriders.imageOverrider[0].value"),
+				invalid("spec.overrideRules[0].overriders.labelsOverrider[0].value[region]"),
+			},
+		},
+		{
+			name: "The annotation is true or false.",
+			edit: func(p *policyv1alpha1.OverridePolicy) {
+				p.Annotations = map[string]string{clustervalues.Annotation: "yes"}
+			},
+			want: []fieldErr{notSupported("metadata.annotations[" + clustervalues.Annotation + "]")},
 		},
 	}
 	for _, tc := range tests {

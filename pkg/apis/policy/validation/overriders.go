@@ -22,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	"github.com/mco-org/mco/pkg/clustervalues"
 )
 
 var (
@@ -35,9 +36,14 @@ var (
 	imageComponents = []policyv1alpha1.ImageComponent{policyv1alpha1.Registry, policyv1alpha1.Repository, policyv1alpha1.Tag}
 )
 
-// validateOverriders checks every overrider of one rule.
-func validateOverriders(o *policyv1alpha1.Overriders, fldPath *field.Path) field.ErrorList {
+// validateOverriders checks every overrider of one rule. With
+// clusterValues its string values may hold cluster placeholders: each
+// must be known, and label values are checked with a stand-in for them.
+func validateOverriders(o *policyv1alpha1.Overriders, clusterValues bool, fldPath *field.Path) field.ErrorList {
 	var allErrs field.ErrorList
+	if clusterValues {
+		allErrs = append(allErrs, clustervalues.Validate(o, fldPath)...)
+	}
 	for i, plaintext := range o.Plaintext {
 		// Unlike a field overrider's edits, a plaintext value is not paired
 		// with its operator, as in Karmada: remove ignores a value, and add or
@@ -62,7 +68,14 @@ func validateOverriders(o *policyv1alpha1.Overriders, fldPath *field.Path) field
 	for i, labels := range o.LabelsOverrider {
 		p := fldPath.Child("labelsOverrider").Index(i)
 		allErrs = append(allErrs, validateEnum(labels.Operator, false, patchOperators, p.Child("operator"))...)
-		allErrs = append(allErrs, metav1validation.ValidateLabels(labels.Value, p.Child("value"))...)
+		values := labels.Value
+		if clusterValues {
+			values = make(map[string]string, len(labels.Value))
+			for k, v := range labels.Value {
+				values[k] = clustervalues.StandIn(v)
+			}
+		}
+		allErrs = append(allErrs, metav1validation.ValidateLabels(values, p.Child("value"))...)
 	}
 	for i, annotations := range o.AnnotationsOverrider {
 		p := fldPath.Child("annotationsOverrider").Index(i)
