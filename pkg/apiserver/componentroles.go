@@ -85,6 +85,8 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		rule("policy.karmada.io", []string{"overridepolicies", "clusteroverridepolicies"}, read),
 		rule("policy.karmada.io", []string{"clustertaintpolicies"}, readWrite),
 		rule("config.karmada.io", []string{"resourceinterpretercustomizations"}, read),
+		rule("apps.karmada.io", []string{"workloadrebalancers"}, readWrite),
+		rule("apps.karmada.io", []string{"workloadrebalancers/status"}, updateOnly),
 		rule("rollout.mco-org.github.io", []string{"rolloutpolicies", "clusterrolloutpolicies"}, read),
 		rule("rollout.mco-org.github.io", []string{"rollouts"}, readWrite),
 		rule("rollout.mco-org.github.io", []string{"rolloutpolicies/status", "clusterrolloutpolicies/status", "rollouts/status"}, updateOnly),

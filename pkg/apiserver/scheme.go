@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
@@ -38,7 +39,7 @@ var versionPriority = map[string][]string{
 func NewScheme(specs []*resource.Spec, withInternal bool) (*runtime.Scheme, error) {
 	scheme := runtime.NewScheme()
 	builders := []func(*runtime.Scheme) error{
-		corev1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme,
+		corev1.AddToScheme, appsv1.AddToScheme, appsv1alpha1.AddToScheme, batchv1.AddToScheme,
 		coordinationv1.AddToScheme, autoscalingv1.AddToScheme,
 		policyv1alpha1.AddToScheme, workv1alpha1.AddToScheme, workv1alpha2.AddToScheme,
 		clusterv1alpha1.AddToScheme, configv1alpha1.AddToScheme, rolloutv1alpha1.AddToScheme, builtin.AddDefaults,

@@ -107,8 +107,8 @@ func TestExpandOverriders(t *testing.T) {
 func TestValidate(t *testing.T) {
 	t.Parallel()
 	o := &policyv1alpha1.Overriders{
-		ImageOverrider: []policyv1alpha1.ImageOverrider{{Value: "${cluster.labels['mirror']}"}, {Value: "${cluster.zone}"}},
-		FieldOverrider: []policyv1alpha1.FieldOverrider{{JSON: []policyv1alpha1.JSONPatchOperation{{Value: raw(`{"k":"${oops}"}`)}}}},
+		ImageOverrider:  []policyv1alpha1.ImageOverrider{{Value: "${cluster.labels['mirror']}"}, {Value: "${cluster.zone}"}},
+		FieldOverrider:  []policyv1alpha1.FieldOverrider{{JSON: []policyv1alpha1.JSONPatchOperation{{Value: raw(`{"k":"${oops}"}`)}}}},
 		LabelsOverrider: []policyv1alpha1.LabelAnnotationOverrider{{Value: map[string]string{"a": "${cluster.region}"}}},
 	}
 	var got []string

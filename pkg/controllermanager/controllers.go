@@ -15,6 +15,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/gracefuleviction"
 	"github.com/mco-org/mco/pkg/controllers/hpareplicas"
 	"github.com/mco-org/mco/pkg/controllers/namespacesync"
+	"github.com/mco-org/mco/pkg/controllers/rebalancer"
 	"github.com/mco-org/mco/pkg/controllers/rollout"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
@@ -24,18 +25,19 @@ import (
 // controllers are every controller mco-controller-manager can run, by the
 // name --controllers takes.
 var controllers = map[string]shared.InitFunc{
-	"cluster":          cluster.New,
-	"clusterStatus":    clusterstatus.New,
-	"detector":         detector.New,
-	"dependencies":     dependencies.New,
-	"binding":          binding.New,
-	"bindingStatus":    bindingstatus.New,
-	"execution":        execution.New,
-	"gracefulEviction": gracefuleviction.New,
-	"namespace":        namespacesync.New,
-	"rollout":          rollout.New,
-	"taintPolicy":      taintpolicy.New,
-	"workStatus":       workstatus.New,
+	"cluster":            cluster.New,
+	"clusterStatus":      clusterstatus.New,
+	"detector":           detector.New,
+	"dependencies":       dependencies.New,
+	"binding":            binding.New,
+	"bindingStatus":      bindingstatus.New,
+	"execution":          execution.New,
+	"gracefulEviction":   gracefuleviction.New,
+	"namespace":          namespacesync.New,
+	"rollout":            rollout.New,
+	"taintPolicy":        taintpolicy.New,
+	"workStatus":         workstatus.New,
+	"workloadRebalancer": rebalancer.New,
 	// Unlike Karmada, which ships these two off, mco runs them by default:
 	// a propagated autoscaler then owns its target's replicas in the
 	// members. "-hpaScaleTargetMarker,-deploymentReplicasSyncer" turns

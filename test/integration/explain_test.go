@@ -60,6 +60,15 @@ metadata:
 spec:
   resource: {apiVersion: v1, kind: Namespace, name: team-a}
 `,
+		`apiVersion: apps.karmada.io/v1alpha1
+kind: WorkloadRebalancer
+metadata:
+  name: after-outage
+spec:
+  ttlSecondsAfterFinished: 60
+  workloads:
+  - {apiVersion: apps/v1, kind: Deployment, namespace: default, name: nginx}
+`,
 		`apiVersion: work.karmada.io/v1alpha1
 kind: Work
 metadata:
@@ -78,8 +87,9 @@ spec:
 			}
 		}
 	}
-	out := s.MustKubectl(t, "", "get", "rb,crb,works,cop,clustertaintpolicies", "-A", "-o", "name")
+	out := s.MustKubectl(t, "", "get", "rb,crb,works,cop,clustertaintpolicies,workloadrebalancers", "-A", "-o", "name")
 	for _, want := range []string{"resourcebinding.work.karmada.io/nginx-deployment", "clusterresourcebinding.work.karmada.io/ns-binding",
+		"workloadrebalancer.apps.karmada.io/after-outage",
 		"work.work.karmada.io/nginx-work", "clusteroverridepolicy.policy.karmada.io/all-override",
 		"clustertaintpolicy.policy.karmada.io/gpu-broken"} {
 		if !strings.Contains(out, want) {

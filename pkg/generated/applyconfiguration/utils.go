@@ -19,13 +19,15 @@ limitations under the License.
 package applyconfiguration
 
 import (
-	v1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	v1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	v1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
-	clusterv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/cluster/v1alpha1"
+	appsv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/apps/v1alpha1"
+	applyconfigurationclusterv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/cluster/v1alpha1"
 	applyconfigurationconfigv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/config/v1alpha1"
 	internal "github.com/mco-org/mco/pkg/generated/applyconfiguration/internal"
 	applyconfigurationpolicyv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/policy/v1alpha1"
@@ -41,29 +43,41 @@ import (
 // apply configuration type exists for the given GroupVersionKind.
 func ForKind(kind schema.GroupVersionKind) interface{} {
 	switch kind {
-	// Group=cluster.karmada.io, Version=v1alpha1
-	case v1alpha1.SchemeGroupVersion.WithKind("AllocatableModeling"):
-		return &clusterv1alpha1.AllocatableModelingApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("APIEnablement"):
-		return &clusterv1alpha1.APIEnablementApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("APIResource"):
-		return &clusterv1alpha1.APIResourceApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("Cluster"):
-		return &clusterv1alpha1.ClusterApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("ClusterSpec"):
-		return &clusterv1alpha1.ClusterSpecApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("ClusterStatus"):
-		return &clusterv1alpha1.ClusterStatusApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("LocalSecretReference"):
-		return &clusterv1alpha1.LocalSecretReferenceApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("NodeSummary"):
-		return &clusterv1alpha1.NodeSummaryApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("ResourceModel"):
-		return &clusterv1alpha1.ResourceModelApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("ResourceModelRange"):
-		return &clusterv1alpha1.ResourceModelRangeApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("ResourceSummary"):
-		return &clusterv1alpha1.ResourceSummaryApplyConfiguration{}
+	// Group=apps.karmada.io, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithKind("ObjectReference"):
+		return &appsv1alpha1.ObjectReferenceApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ObservedWorkload"):
+		return &appsv1alpha1.ObservedWorkloadApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadRebalancer"):
+		return &appsv1alpha1.WorkloadRebalancerApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadRebalancerSpec"):
+		return &appsv1alpha1.WorkloadRebalancerSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadRebalancerStatus"):
+		return &appsv1alpha1.WorkloadRebalancerStatusApplyConfiguration{}
+
+		// Group=cluster.karmada.io, Version=v1alpha1
+	case clusterv1alpha1.SchemeGroupVersion.WithKind("AllocatableModeling"):
+		return &applyconfigurationclusterv1alpha1.AllocatableModelingApplyConfiguration{}
+	case clusterv1alpha1.SchemeGroupVersion.WithKind("APIEnablement"):
+		return &applyconfigurationclusterv1alpha1.APIEnablementApplyConfiguration{}
+	case clusterv1alpha1.SchemeGroupVersion.WithKind("APIResource"):
+		return &applyconfigurationclusterv1alpha1.APIResourceApplyConfiguration{}
+	case clusterv1alpha1.SchemeGroupVersion.WithKind("Cluster"):
+		return &applyconfigurationclusterv1alpha1.ClusterApplyConfiguration{}
+	case clusterv1alpha1.SchemeGroupVersion.WithKind("ClusterSpec"):
+		return &applyconfigurationclusterv1alpha1.ClusterSpecApplyConfiguration{}
+	case clusterv1alpha1.SchemeGroupVersion.WithKind("ClusterStatus"):
+		return &applyconfigurationclusterv1alpha1.ClusterStatusApplyConfiguration{}
+	case clusterv1alpha1.SchemeGroupVersion.WithKind("LocalSecretReference"):
+		return &applyconfigurationclusterv1alpha1.LocalSecretReferenceApplyConfiguration{}
+	case clusterv1alpha1.SchemeGroupVersion.WithKind("NodeSummary"):
+		return &applyconfigurationclusterv1alpha1.NodeSummaryApplyConfiguration{}
+	case clusterv1alpha1.SchemeGroupVersion.WithKind("ResourceModel"):
+		return &applyconfigurationclusterv1alpha1.ResourceModelApplyConfiguration{}
+	case clusterv1alpha1.SchemeGroupVersion.WithKind("ResourceModelRange"):
+		return &applyconfigurationclusterv1alpha1.ResourceModelRangeApplyConfiguration{}
+	case clusterv1alpha1.SchemeGroupVersion.WithKind("ResourceSummary"):
+		return &applyconfigurationclusterv1alpha1.ResourceSummaryApplyConfiguration{}
 
 		// Group=config.karmada.io, Version=v1alpha1
 	case configv1alpha1.SchemeGroupVersion.WithKind("ComponentResourceRequirement"):

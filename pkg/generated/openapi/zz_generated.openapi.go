@@ -22,7 +22,8 @@ limitations under the License.
 package openapi
 
 import (
-	v1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	v1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
@@ -59,19 +60,25 @@ import (
 
 func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenAPIDefinition {
 	return map[string]common.OpenAPIDefinition{
-		v1alpha1.APIEnablement{}.OpenAPIModelName():                                  schema_pkg_apis_cluster_v1alpha1_APIEnablement(ref),
-		v1alpha1.APIResource{}.OpenAPIModelName():                                    schema_pkg_apis_cluster_v1alpha1_APIResource(ref),
-		v1alpha1.AllocatableModeling{}.OpenAPIModelName():                            schema_pkg_apis_cluster_v1alpha1_AllocatableModeling(ref),
-		v1alpha1.Cluster{}.OpenAPIModelName():                                        schema_pkg_apis_cluster_v1alpha1_Cluster(ref),
-		v1alpha1.ClusterList{}.OpenAPIModelName():                                    schema_pkg_apis_cluster_v1alpha1_ClusterList(ref),
-		v1alpha1.ClusterProxyOptions{}.OpenAPIModelName():                            schema_pkg_apis_cluster_v1alpha1_ClusterProxyOptions(ref),
-		v1alpha1.ClusterSpec{}.OpenAPIModelName():                                    schema_pkg_apis_cluster_v1alpha1_ClusterSpec(ref),
-		v1alpha1.ClusterStatus{}.OpenAPIModelName():                                  schema_pkg_apis_cluster_v1alpha1_ClusterStatus(ref),
-		v1alpha1.LocalSecretReference{}.OpenAPIModelName():                           schema_pkg_apis_cluster_v1alpha1_LocalSecretReference(ref),
-		v1alpha1.NodeSummary{}.OpenAPIModelName():                                    schema_pkg_apis_cluster_v1alpha1_NodeSummary(ref),
-		v1alpha1.ResourceModel{}.OpenAPIModelName():                                  schema_pkg_apis_cluster_v1alpha1_ResourceModel(ref),
-		v1alpha1.ResourceModelRange{}.OpenAPIModelName():                             schema_pkg_apis_cluster_v1alpha1_ResourceModelRange(ref),
-		v1alpha1.ResourceSummary{}.OpenAPIModelName():                                schema_pkg_apis_cluster_v1alpha1_ResourceSummary(ref),
+		v1alpha1.ObjectReference{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_ObjectReference(ref),
+		v1alpha1.ObservedWorkload{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_ObservedWorkload(ref),
+		v1alpha1.WorkloadRebalancer{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1alpha1_WorkloadRebalancer(ref),
+		v1alpha1.WorkloadRebalancerList{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerList(ref),
+		v1alpha1.WorkloadRebalancerSpec{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerSpec(ref),
+		v1alpha1.WorkloadRebalancerStatus{}.OpenAPIModelName():                       schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerStatus(ref),
+		clusterv1alpha1.APIEnablement{}.OpenAPIModelName():                           schema_pkg_apis_cluster_v1alpha1_APIEnablement(ref),
+		clusterv1alpha1.APIResource{}.OpenAPIModelName():                             schema_pkg_apis_cluster_v1alpha1_APIResource(ref),
+		clusterv1alpha1.AllocatableModeling{}.OpenAPIModelName():                     schema_pkg_apis_cluster_v1alpha1_AllocatableModeling(ref),
+		clusterv1alpha1.Cluster{}.OpenAPIModelName():                                 schema_pkg_apis_cluster_v1alpha1_Cluster(ref),
+		clusterv1alpha1.ClusterList{}.OpenAPIModelName():                             schema_pkg_apis_cluster_v1alpha1_ClusterList(ref),
+		clusterv1alpha1.ClusterProxyOptions{}.OpenAPIModelName():                     schema_pkg_apis_cluster_v1alpha1_ClusterProxyOptions(ref),
+		clusterv1alpha1.ClusterSpec{}.OpenAPIModelName():                             schema_pkg_apis_cluster_v1alpha1_ClusterSpec(ref),
+		clusterv1alpha1.ClusterStatus{}.OpenAPIModelName():                           schema_pkg_apis_cluster_v1alpha1_ClusterStatus(ref),
+		clusterv1alpha1.LocalSecretReference{}.OpenAPIModelName():                    schema_pkg_apis_cluster_v1alpha1_LocalSecretReference(ref),
+		clusterv1alpha1.NodeSummary{}.OpenAPIModelName():                             schema_pkg_apis_cluster_v1alpha1_NodeSummary(ref),
+		clusterv1alpha1.ResourceModel{}.OpenAPIModelName():                           schema_pkg_apis_cluster_v1alpha1_ResourceModel(ref),
+		clusterv1alpha1.ResourceModelRange{}.OpenAPIModelName():                      schema_pkg_apis_cluster_v1alpha1_ResourceModelRange(ref),
+		clusterv1alpha1.ResourceSummary{}.OpenAPIModelName():                         schema_pkg_apis_cluster_v1alpha1_ResourceSummary(ref),
 		configv1alpha1.ComponentResourceRequirement{}.OpenAPIModelName():             schema_pkg_apis_config_v1alpha1_ComponentResourceRequirement(ref),
 		configv1alpha1.CustomizationRules{}.OpenAPIModelName():                       schema_pkg_apis_config_v1alpha1_CustomizationRules(ref),
 		configv1alpha1.CustomizationTarget{}.OpenAPIModelName():                      schema_pkg_apis_config_v1alpha1_CustomizationTarget(ref),
@@ -834,6 +841,264 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 	}
 }
 
+func schema_pkg_apis_apps_v1alpha1_ObjectReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ObjectReference names one resource template.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion of the template, e.g. apps/v1.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind of the template, e.g. Deployment.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the template.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"namespace": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Namespace of the template; empty for a cluster-scoped one.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"apiVersion", "kind", "name"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_ObservedWorkload(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ObservedWorkload is the result for one workload.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"workload": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Workload is the template.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.ObjectReference{}.OpenAPIModelName()),
+						},
+					},
+					"result": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Result is Successful (a fresh decision was requested) or Failed.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"reason": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Reason says why it failed.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"workload"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ObjectReference{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancer(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadRebalancer asks for a fresh scheduling decision for each workload it lists, as if its binding had just been created: replicas that stayed where a failover moved them are spread again. It is a one-off job; its status records the outcome per workload.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec lists the workloads to rebalance.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.WorkloadRebalancerSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is the outcome, per workload.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.WorkloadRebalancerStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.WorkloadRebalancerSpec{}.OpenAPIModelName(), v1alpha1.WorkloadRebalancerStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadRebalancerList is a list of WorkloadRebalancers.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the rebalancers.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.WorkloadRebalancer{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.WorkloadRebalancer{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadRebalancerSpec lists the workloads to rebalance.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"workloads": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Workloads are the resource templates to reschedule; at least one.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.ObjectReference{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"ttlSecondsAfterFinished": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TTLSecondsAfterFinished, when set, deletes the rebalancer that many seconds after every workload has a result (0: at once). Unset, it stays until deleted.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"workloads"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ObjectReference{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "WorkloadRebalancerStatus is the outcome of a rebalancer.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedWorkloads": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedWorkloads holds the result of each workload.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.ObservedWorkload{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the generation the results are for.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"finishTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "FinishTime is when every workload had a result.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.ObservedWorkload{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_cluster_v1alpha1_APIEnablement(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -856,7 +1121,7 @@ func schema_pkg_apis_cluster_v1alpha1_APIEnablement(ref common.ReferenceCallback
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Ref: ref(v1alpha1.APIResource{}.OpenAPIModelName()),
+										Ref: ref(clusterv1alpha1.APIResource{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -867,7 +1132,7 @@ func schema_pkg_apis_cluster_v1alpha1_APIEnablement(ref common.ReferenceCallback
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.APIResource{}.OpenAPIModelName()},
+			clusterv1alpha1.APIResource{}.OpenAPIModelName()},
 	}
 }
 
@@ -962,14 +1227,14 @@ func schema_pkg_apis_cluster_v1alpha1_Cluster(ref common.ReferenceCallback) comm
 						SchemaProps: spec.SchemaProps{
 							Description: "Spec says how to reach and describe the member cluster.",
 							Default:     map[string]interface{}{},
-							Ref:         ref(v1alpha1.ClusterSpec{}.OpenAPIModelName()),
+							Ref:         ref(clusterv1alpha1.ClusterSpec{}.OpenAPIModelName()),
 						},
 					},
 					"status": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Status is the member cluster's last reported state.",
 							Default:     map[string]interface{}{},
-							Ref:         ref(v1alpha1.ClusterStatus{}.OpenAPIModelName()),
+							Ref:         ref(clusterv1alpha1.ClusterStatus{}.OpenAPIModelName()),
 						},
 					},
 				},
@@ -977,7 +1242,7 @@ func schema_pkg_apis_cluster_v1alpha1_Cluster(ref common.ReferenceCallback) comm
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.ClusterSpec{}.OpenAPIModelName(), v1alpha1.ClusterStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+			clusterv1alpha1.ClusterSpec{}.OpenAPIModelName(), clusterv1alpha1.ClusterStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
 	}
 }
 
@@ -1015,7 +1280,7 @@ func schema_pkg_apis_cluster_v1alpha1_ClusterList(ref common.ReferenceCallback) 
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Ref: ref(v1alpha1.Cluster{}.OpenAPIModelName()),
+										Ref: ref(clusterv1alpha1.Cluster{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -1026,7 +1291,7 @@ func schema_pkg_apis_cluster_v1alpha1_ClusterList(ref common.ReferenceCallback) 
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.Cluster{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+			clusterv1alpha1.Cluster{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
 	}
 }
 
@@ -1096,13 +1361,13 @@ func schema_pkg_apis_cluster_v1alpha1_ClusterSpec(ref common.ReferenceCallback) 
 					"secretRef": {
 						SchemaProps: spec.SchemaProps{
 							Description: "SecretRef names the secret holding the credentials (keys token and caBundle).",
-							Ref:         ref(v1alpha1.LocalSecretReference{}.OpenAPIModelName()),
+							Ref:         ref(clusterv1alpha1.LocalSecretReference{}.OpenAPIModelName()),
 						},
 					},
 					"impersonatorSecretRef": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ImpersonatorSecretRef names the secret holding the impersonator's token (key token).",
-							Ref:         ref(v1alpha1.LocalSecretReference{}.OpenAPIModelName()),
+							Ref:         ref(clusterv1alpha1.LocalSecretReference{}.OpenAPIModelName()),
 						},
 					},
 					"insecureSkipTLSVerification": {
@@ -1189,7 +1454,7 @@ func schema_pkg_apis_cluster_v1alpha1_ClusterSpec(ref common.ReferenceCallback) 
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Ref: ref(v1alpha1.ResourceModel{}.OpenAPIModelName()),
+										Ref: ref(clusterv1alpha1.ResourceModel{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -1200,7 +1465,7 @@ func schema_pkg_apis_cluster_v1alpha1_ClusterSpec(ref common.ReferenceCallback) 
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.LocalSecretReference{}.OpenAPIModelName(), v1alpha1.ResourceModel{}.OpenAPIModelName(), corev1.Taint{}.OpenAPIModelName()},
+			clusterv1alpha1.LocalSecretReference{}.OpenAPIModelName(), clusterv1alpha1.ResourceModel{}.OpenAPIModelName(), corev1.Taint{}.OpenAPIModelName()},
 	}
 }
 
@@ -1225,7 +1490,7 @@ func schema_pkg_apis_cluster_v1alpha1_ClusterStatus(ref common.ReferenceCallback
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Ref: ref(v1alpha1.APIEnablement{}.OpenAPIModelName()),
+										Ref: ref(clusterv1alpha1.APIEnablement{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -1247,13 +1512,13 @@ func schema_pkg_apis_cluster_v1alpha1_ClusterStatus(ref common.ReferenceCallback
 					"nodeSummary": {
 						SchemaProps: spec.SchemaProps{
 							Description: "NodeSummary counts the member's nodes.",
-							Ref:         ref(v1alpha1.NodeSummary{}.OpenAPIModelName()),
+							Ref:         ref(clusterv1alpha1.NodeSummary{}.OpenAPIModelName()),
 						},
 					},
 					"resourceSummary": {
 						SchemaProps: spec.SchemaProps{
 							Description: "ResourceSummary totals the member's compute.",
-							Ref:         ref(v1alpha1.ResourceSummary{}.OpenAPIModelName()),
+							Ref:         ref(clusterv1alpha1.ResourceSummary{}.OpenAPIModelName()),
 						},
 					},
 					"remedyActions": {
@@ -1274,7 +1539,7 @@ func schema_pkg_apis_cluster_v1alpha1_ClusterStatus(ref common.ReferenceCallback
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.APIEnablement{}.OpenAPIModelName(), v1alpha1.NodeSummary{}.OpenAPIModelName(), v1alpha1.ResourceSummary{}.OpenAPIModelName(), metav1.Condition{}.OpenAPIModelName()},
+			clusterv1alpha1.APIEnablement{}.OpenAPIModelName(), clusterv1alpha1.NodeSummary{}.OpenAPIModelName(), clusterv1alpha1.ResourceSummary{}.OpenAPIModelName(), metav1.Condition{}.OpenAPIModelName()},
 	}
 }
 
@@ -1357,7 +1622,7 @@ func schema_pkg_apis_cluster_v1alpha1_ResourceModel(ref common.ReferenceCallback
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Ref: ref(v1alpha1.ResourceModelRange{}.OpenAPIModelName()),
+										Ref: ref(clusterv1alpha1.ResourceModelRange{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -1368,7 +1633,7 @@ func schema_pkg_apis_cluster_v1alpha1_ResourceModel(ref common.ReferenceCallback
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.ResourceModelRange{}.OpenAPIModelName()},
+			clusterv1alpha1.ResourceModelRange{}.OpenAPIModelName()},
 	}
 }
 
@@ -1464,7 +1729,7 @@ func schema_pkg_apis_cluster_v1alpha1_ResourceSummary(ref common.ReferenceCallba
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Ref: ref(v1alpha1.AllocatableModeling{}.OpenAPIModelName()),
+										Ref: ref(clusterv1alpha1.AllocatableModeling{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -1474,7 +1739,7 @@ func schema_pkg_apis_cluster_v1alpha1_ResourceSummary(ref common.ReferenceCallba
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.AllocatableModeling{}.OpenAPIModelName(), resource.Quantity{}.OpenAPIModelName()},
+			clusterv1alpha1.AllocatableModeling{}.OpenAPIModelName(), resource.Quantity{}.OpenAPIModelName()},
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/mco-org/mco/pkg/kubectlmco/interpret"
 	"github.com/mco-org/mco/pkg/kubectlmco/join"
 	"github.com/mco-org/mco/pkg/kubectlmco/preview"
+	"github.com/mco-org/mco/pkg/kubectlmco/rebalance"
 	"github.com/mco-org/mco/pkg/kubectlmco/register"
 	"github.com/mco-org/mco/pkg/kubectlmco/rollout"
 	"github.com/mco-org/mco/pkg/kubectlmco/token"
@@ -61,6 +62,7 @@ kubectl's own flags and kubeconfig (--kubeconfig, --context, -n, ...).`,
 		preview.NewCommand(f, streams),
 		interpret.NewCommand(streams),
 		rollout.NewCommand(f, streams),
+		rebalance.NewCommand(f, streams),
 	)
 	return cmd
 }

@@ -24,6 +24,7 @@ func Resources(opts ...Option) []*resource.Spec {
 	out = append(out, workResources()...)
 	out = append(out, clusterResources()...)
 	out = append(out, configResources()...)
+	out = append(out, appsResources()...)
 	return out
 }
 

@@ -25,6 +25,7 @@ import (
 	time "time"
 
 	versioned "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	apps "github.com/mco-org/mco/pkg/generated/informers/externalversions/apps"
 	cluster "github.com/mco-org/mco/pkg/generated/informers/externalversions/cluster"
 	config "github.com/mco-org/mco/pkg/generated/informers/externalversions/config"
 	internalinterfaces "github.com/mco-org/mco/pkg/generated/informers/externalversions/internalinterfaces"
@@ -329,11 +330,16 @@ type SharedInformerFactory interface {
 	// client.
 	InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer
 
+	Apps() apps.Interface
 	Cluster() cluster.Interface
 	Config() config.Interface
 	Policy() policy.Interface
 	Rollout() rollout.Interface
 	Work() work.Interface
+}
+
+func (f *sharedInformerFactory) Apps() apps.Interface {
+	return apps.New(f, f.namespace, f.tweakListOptions)
 }
 
 func (f *sharedInformerFactory) Cluster() cluster.Interface {
