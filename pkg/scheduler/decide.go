@@ -55,13 +55,27 @@ func decide(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.Resourc
 		cond.Status, cond.Reason, cond.Message = metav1.ConditionFalse, workv1alpha2.BindingReasonSchedulerError, err.Error()
 	}
 	meta.SetStatusCondition(&next.Conditions, cond)
-	if out.clusters != nil || next.LastScheduledTime == nil && err == nil {
-		next.LastScheduledTime = &now
+	if err == nil && (out.clusters != nil || next.LastScheduledTime == nil || reschedulePending(spec, next)) {
+		// A fresh decision answers the request even when it keeps the
+		// placement; stamped no earlier than the request, so it is not
+		// taken for a pending one again.
+		stamp := now
+		if t := spec.RescheduleTriggeredAt; t != nil && t.After(now.Time) {
+			stamp = *t
+		}
+		next.LastScheduledTime = &stamp
 	}
 	if !apiequality.Semantic.DeepEqual(status, next) {
 		out.status = next
 	}
 	return out
+}
+
+// reschedulePending tells whether spec.rescheduleTriggeredAt asks for a
+// decision made after the last one.
+func reschedulePending(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.ResourceBindingStatus) bool {
+	t := spec.RescheduleTriggeredAt
+	return t != nil && (status.LastScheduledTime == nil || t.After(status.LastScheduledTime.Time))
 }
 
 // sameClusters compares assignments regardless of order.

@@ -77,3 +77,33 @@ func TestDecide(t *testing.T) {
 		})
 	}
 }
+
+// TestDecideAnswersRescheduleRequest: a fresh decision that keeps the
+// placement still records the time, no earlier than the request, so the
+// request is answered and not taken for pending again.
+func TestDecideAnswersRescheduleRequest(t *testing.T) {
+	t.Parallel()
+	now := metav1.NewTime(time.Unix(1000, 0))
+	two := []workv1alpha2.TargetCluster{{Name: "a", Replicas: 1}, {Name: "b", Replicas: 1}}
+	for _, tc := range []struct {
+		name      string
+		requested time.Time
+		want      time.Time
+	}{
+		{name: "requested before now", requested: time.Unix(990, 0), want: time.Unix(1000, 0)},
+		{name: "requested a second ahead", requested: time.Unix(1001, 0), want: time.Unix(1001, 0)},
+	} {
+		requested := metav1.NewTime(tc.requested)
+		last := metav1.NewTime(time.Unix(900, 0))
+		spec := &workv1alpha2.ResourceBindingSpec{Clusters: two, RescheduleTriggeredAt: &requested}
+		status := &workv1alpha2.ResourceBindingStatus{LastScheduledTime: &last}
+		out := decide(spec, status, 2, core.Result{Clusters: two}, nil, now)
+		if out.clusters != nil || out.status == nil || !out.status.LastScheduledTime.Time.Equal(tc.want) {
+			t.Errorf("%s: clusters %v, status %+v; want the placement kept and lastScheduledTime %v", tc.name, out.clusters, out.status, tc.want)
+			continue
+		}
+		if reschedulePending(spec, out.status) {
+			t.Errorf("%s: the request still looks pending", tc.name)
+		}
+	}
+}
