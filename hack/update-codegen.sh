@@ -70,8 +70,11 @@ go tool openapi-gen --go-header-file "${HEADER}" \
 
 echo ">> applyconfigurations"
 rm -rf "${GEN}/applyconfiguration" "${GEN}/clientset" "${GEN}/listers" "${GEN}/informers"
+# Added to the generator's defaults (meta/v1): corev1.ResourceQuotaStatus,
+# which ClusterQuotaStatus embeds inline.
 go tool applyconfiguration-gen --go-header-file "${HEADER}" \
   --output-dir "${GEN}/applyconfiguration" --output-pkg "${MODULE}/${GEN}/applyconfiguration" \
+  --external-applyconfigurations k8s.io/api/core/v1.ResourceQuotaStatus:k8s.io/client-go/applyconfigurations/core/v1 \
   "${api_pkgs[@]}"
 
 echo ">> clientset"

@@ -67,6 +67,8 @@ func schedulerRules() []rbacv1.PolicyRule {
 		rule("work.karmada.io", []string{"resourcebindings", "clusterresourcebindings"}, readUpdate),
 		rule("work.karmada.io", []string{"resourcebindings/status", "clusterresourcebindings/status"}, updateOnly),
 		rule("cluster.karmada.io", []string{"clusters"}, read),
+		// Placements within each namespace's FederatedResourceQuota.
+		rule("policy.karmada.io", []string{"federatedresourcequotas"}, read),
 	)
 }
 
@@ -84,6 +86,8 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		rule("policy.karmada.io", []string{"propagationpolicies", "clusterpropagationpolicies"}, readUpdate),
 		rule("policy.karmada.io", []string{"overridepolicies", "clusteroverridepolicies"}, read),
 		rule("policy.karmada.io", []string{"clustertaintpolicies"}, readWrite),
+		rule("policy.karmada.io", []string{"federatedresourcequotas"}, readUpdate),
+		rule("policy.karmada.io", []string{"federatedresourcequotas/status"}, updateOnly),
 		rule("config.karmada.io", []string{"resourceinterpretercustomizations"}, read),
 		rule("apps.karmada.io", []string{"workloadrebalancers"}, readWrite),
 		rule("apps.karmada.io", []string{"workloadrebalancers/status"}, updateOnly),

@@ -12,6 +12,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/dependencies"
 	"github.com/mco-org/mco/pkg/controllers/detector"
 	"github.com/mco-org/mco/pkg/controllers/execution"
+	"github.com/mco-org/mco/pkg/controllers/federatedquota"
 	"github.com/mco-org/mco/pkg/controllers/gracefuleviction"
 	"github.com/mco-org/mco/pkg/controllers/hpareplicas"
 	"github.com/mco-org/mco/pkg/controllers/namespacesync"
@@ -25,19 +26,20 @@ import (
 // controllers are every controller mco-controller-manager can run, by the
 // name --controllers takes.
 var controllers = map[string]shared.InitFunc{
-	"cluster":            cluster.New,
-	"clusterStatus":      clusterstatus.New,
-	"detector":           detector.New,
-	"dependencies":       dependencies.New,
-	"binding":            binding.New,
-	"bindingStatus":      bindingstatus.New,
-	"execution":          execution.New,
-	"gracefulEviction":   gracefuleviction.New,
-	"namespace":          namespacesync.New,
-	"rollout":            rollout.New,
-	"taintPolicy":        taintpolicy.New,
-	"workStatus":         workstatus.New,
-	"workloadRebalancer": rebalancer.New,
+	"cluster":                cluster.New,
+	"clusterStatus":          clusterstatus.New,
+	"detector":               detector.New,
+	"dependencies":           dependencies.New,
+	"binding":                binding.New,
+	"bindingStatus":          bindingstatus.New,
+	"execution":              execution.New,
+	"federatedResourceQuota": federatedquota.New,
+	"gracefulEviction":       gracefuleviction.New,
+	"namespace":              namespacesync.New,
+	"rollout":                rollout.New,
+	"taintPolicy":            taintpolicy.New,
+	"workStatus":             workstatus.New,
+	"workloadRebalancer":     rebalancer.New,
 	// Unlike Karmada, which ships these two off, mco runs them by default:
 	// a propagated autoscaler then owns its target's replicas in the
 	// members. "-hpaScaleTargetMarker,-deploymentReplicasSyncer" turns

@@ -32,6 +32,7 @@ func decide(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.Resourc
 	cond := metav1.Condition{Type: workv1alpha2.Scheduled, ObservedGeneration: generation}
 	var out outcome
 	var unsched *core.UnschedulableError
+	var overQuota *quotaExceededError
 	switch {
 	case err == nil:
 		out.result = metrics.ResultScheduled
@@ -50,6 +51,9 @@ func decide(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.Resourc
 		if unsched.NoClusterFit {
 			cond.Reason = workv1alpha2.BindingReasonNoClusterFit
 		}
+	case errors.As(err, &overQuota):
+		out.result = metrics.ResultUnschedulable
+		cond.Status, cond.Reason, cond.Message = metav1.ConditionFalse, ReasonQuotaExceeded, overQuota.message
 	default:
 		out.result = metrics.ResultError
 		cond.Status, cond.Reason, cond.Message = metav1.ConditionFalse, workv1alpha2.BindingReasonSchedulerError, err.Error()

@@ -6,6 +6,7 @@ package scheduler
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -44,6 +45,7 @@ type Scheduler struct {
 	blocked       keySet
 	waiting       keySet
 	unhealthy     unhealthySince
+	quotas        *quotaGuard
 }
 
 // New builds the loop over a client of mco-apiserver; decisions are
@@ -58,6 +60,7 @@ func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string,
 	rbs := factory.Work().V1alpha2().ResourceBindings()
 	crbs := factory.Work().V1alpha2().ClusterResourceBindings()
 	clusters := factory.Cluster().V1alpha1().Clusters()
+	quotas := factory.Policy().V1alpha1().FederatedResourceQuotas()
 	bindings, err := binding.NewStore(client, rbs, crbs)
 	if err != nil {
 		return nil, fmt.Errorf("scheduler: %w", err)
@@ -72,9 +75,10 @@ func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string,
 		recorder:      recorder,
 		name:          schedulerName,
 		limiter:       newEvictionLimiter(eviction),
+		quotas:        &quotaGuard{quotas: quotas.Lister(), locks: map[string]*sync.Mutex{}},
 	}
 	s.loop = controller.New("scheduler", s.sync)
-	s.loop.WaitFor(rbs.Informer().HasSynced, crbs.Informer().HasSynced, clusters.Informer().HasSynced)
+	s.loop.WaitFor(rbs.Informer().HasSynced, crbs.Informer().HasSynced, clusters.Informer().HasSynced, quotas.Informer().HasSynced)
 	handlers := []struct {
 		informer cache.SharedIndexInformer
 		h        cache.ResourceEventHandler
@@ -82,6 +86,7 @@ func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string,
 		{rbs.Informer(), s.bindingHandler()},
 		{crbs.Informer(), s.bindingHandler()},
 		{clusters.Informer(), s.clusterHandler()},
+		{quotas.Informer(), s.quotaHandler()},
 	}
 	for _, x := range handlers {
 		if _, err := x.informer.AddEventHandler(x.h); err != nil {

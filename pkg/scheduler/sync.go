@@ -45,9 +45,18 @@ func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
 	if ev.moved {
 		return nil // the spec write queues the next pass, which writes status
 	}
+	// Decisions in a namespace with a FederatedResourceQuota are made one
+	// at a time, each against the others' written placements.
+	unlock := s.quotas.lock(k.Namespace)
+	defer unlock()
 	start := time.Now()
 	stype := scheduleType(b.Spec)
 	res, schedErr := s.core.Schedule(ctx, core.Input{Spec: b.Spec, Status: b.Status, UID: string(b.Meta.UID), Clusters: clusters})
+	if schedErr == nil && !sameClusters(b.Spec.Clusters, res.Clusters) {
+		if err := s.quotas.check(ctx, s.client, b, res.Clusters); err != nil {
+			schedErr = err
+		}
+	}
 	decideAll := func() outcome {
 		out := decide(b.Spec, b.Status, b.Meta.Generation, res, schedErr, metav1.Now())
 		base := b.Status
@@ -89,6 +98,8 @@ func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
 		}
 		setObservedGeneration(out.status, b.Meta.Generation)
 		logger.V(2).Info("Scheduled", "clusters", out.clusters)
+		// Room this binding gave back may let a refused one through.
+		s.enqueueRefused(k.Namespace, k.Name)
 		msg := "Scheduled to " + describeTargets(out.clusters)
 		s.recorder.Event(b.Object(), corev1.EventTypeNormal, events.ScheduleBindingSucceed, msg)
 		s.recorder.Event(b.TemplateRef(), corev1.EventTypeNormal, events.ScheduleBindingSucceed, msg)

@@ -60,6 +60,16 @@ metadata:
 spec:
   resource: {apiVersion: v1, kind: Namespace, name: team-a}
 `,
+		`apiVersion: policy.karmada.io/v1alpha1
+kind: FederatedResourceQuota
+metadata:
+  name: team
+  namespace: default
+spec:
+  overall: {cpu: "10", memory: 20Gi}
+  staticAssignments:
+  - {clusterName: member1, hard: {cpu: "4"}}
+`,
 		`apiVersion: apps.karmada.io/v1alpha1
 kind: WorkloadRebalancer
 metadata:
@@ -87,9 +97,9 @@ spec:
 			}
 		}
 	}
-	out := s.MustKubectl(t, "", "get", "rb,crb,works,cop,clustertaintpolicies,workloadrebalancers", "-A", "-o", "name")
+	out := s.MustKubectl(t, "", "get", "rb,crb,works,cop,clustertaintpolicies,workloadrebalancers,federatedresourcequotas", "-A", "-o", "name")
 	for _, want := range []string{"resourcebinding.work.karmada.io/nginx-deployment", "clusterresourcebinding.work.karmada.io/ns-binding",
-		"workloadrebalancer.apps.karmada.io/after-outage",
+		"workloadrebalancer.apps.karmada.io/after-outage", "federatedresourcequota.policy.karmada.io/team",
 		"work.work.karmada.io/nginx-work", "clusteroverridepolicy.policy.karmada.io/all-override",
 		"clustertaintpolicy.policy.karmada.io/gpu-broken"} {
 		if !strings.Contains(out, want) {

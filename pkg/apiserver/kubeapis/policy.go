@@ -72,6 +72,7 @@ func aggregatedRoles() []rbacv1.ClusterRole {
 		role("mco:aggregate-to-view", "view",
 			rbacv1.PolicyRule{APIGroups: []string{policyGroup}, Resources: policies, Verbs: readVerbs},
 			rbacv1.PolicyRule{APIGroups: []string{workGroup}, Resources: []string{"resourcebindings", "resourcebindings/status"}, Verbs: readVerbs},
+			rbacv1.PolicyRule{APIGroups: []string{policyGroup}, Resources: []string{"federatedresourcequotas", "federatedresourcequotas/status"}, Verbs: readVerbs},
 			rbacv1.PolicyRule{APIGroups: []string{rolloutGroup}, Resources: []string{"rolloutpolicies", "rolloutpolicies/status",
 				"rollouts", "rollouts/status"}, Verbs: readVerbs}),
 		role("mco:aggregate-to-edit", "edit",

@@ -120,6 +120,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationpolicyv1alpha1.ClusterPreferencesApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("ClusterPropagationPolicy"):
 		return &applyconfigurationpolicyv1alpha1.ClusterPropagationPolicyApplyConfiguration{}
+	case policyv1alpha1.SchemeGroupVersion.WithKind("ClusterQuotaStatus"):
+		return &applyconfigurationpolicyv1alpha1.ClusterQuotaStatusApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("ClusterTaintPolicy"):
 		return &applyconfigurationpolicyv1alpha1.ClusterTaintPolicyApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("ClusterTaintPolicySpec"):
@@ -130,6 +132,12 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationpolicyv1alpha1.DecisionConditionsApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("FailoverBehavior"):
 		return &applyconfigurationpolicyv1alpha1.FailoverBehaviorApplyConfiguration{}
+	case policyv1alpha1.SchemeGroupVersion.WithKind("FederatedResourceQuota"):
+		return &applyconfigurationpolicyv1alpha1.FederatedResourceQuotaApplyConfiguration{}
+	case policyv1alpha1.SchemeGroupVersion.WithKind("FederatedResourceQuotaSpec"):
+		return &applyconfigurationpolicyv1alpha1.FederatedResourceQuotaSpecApplyConfiguration{}
+	case policyv1alpha1.SchemeGroupVersion.WithKind("FederatedResourceQuotaStatus"):
+		return &applyconfigurationpolicyv1alpha1.FederatedResourceQuotaStatusApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("FieldOverrider"):
 		return &applyconfigurationpolicyv1alpha1.FieldOverriderApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("FieldSelector"):
@@ -174,6 +182,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationpolicyv1alpha1.StatePreservationApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("StatePreservationRule"):
 		return &applyconfigurationpolicyv1alpha1.StatePreservationRuleApplyConfiguration{}
+	case policyv1alpha1.SchemeGroupVersion.WithKind("StaticClusterAssignment"):
+		return &applyconfigurationpolicyv1alpha1.StaticClusterAssignmentApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("StaticClusterWeight"):
 		return &applyconfigurationpolicyv1alpha1.StaticClusterWeightApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("SuspendClusters"):

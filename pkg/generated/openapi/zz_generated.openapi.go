@@ -103,12 +103,17 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		policyv1alpha1.ClusterPreferences{}.OpenAPIModelName():                       schema_pkg_apis_policy_v1alpha1_ClusterPreferences(ref),
 		policyv1alpha1.ClusterPropagationPolicy{}.OpenAPIModelName():                 schema_pkg_apis_policy_v1alpha1_ClusterPropagationPolicy(ref),
 		policyv1alpha1.ClusterPropagationPolicyList{}.OpenAPIModelName():             schema_pkg_apis_policy_v1alpha1_ClusterPropagationPolicyList(ref),
+		policyv1alpha1.ClusterQuotaStatus{}.OpenAPIModelName():                       schema_pkg_apis_policy_v1alpha1_ClusterQuotaStatus(ref),
 		policyv1alpha1.ClusterTaintPolicy{}.OpenAPIModelName():                       schema_pkg_apis_policy_v1alpha1_ClusterTaintPolicy(ref),
 		policyv1alpha1.ClusterTaintPolicyList{}.OpenAPIModelName():                   schema_pkg_apis_policy_v1alpha1_ClusterTaintPolicyList(ref),
 		policyv1alpha1.ClusterTaintPolicySpec{}.OpenAPIModelName():                   schema_pkg_apis_policy_v1alpha1_ClusterTaintPolicySpec(ref),
 		policyv1alpha1.CommandArgsOverrider{}.OpenAPIModelName():                     schema_pkg_apis_policy_v1alpha1_CommandArgsOverrider(ref),
 		policyv1alpha1.DecisionConditions{}.OpenAPIModelName():                       schema_pkg_apis_policy_v1alpha1_DecisionConditions(ref),
 		policyv1alpha1.FailoverBehavior{}.OpenAPIModelName():                         schema_pkg_apis_policy_v1alpha1_FailoverBehavior(ref),
+		policyv1alpha1.FederatedResourceQuota{}.OpenAPIModelName():                   schema_pkg_apis_policy_v1alpha1_FederatedResourceQuota(ref),
+		policyv1alpha1.FederatedResourceQuotaList{}.OpenAPIModelName():               schema_pkg_apis_policy_v1alpha1_FederatedResourceQuotaList(ref),
+		policyv1alpha1.FederatedResourceQuotaSpec{}.OpenAPIModelName():               schema_pkg_apis_policy_v1alpha1_FederatedResourceQuotaSpec(ref),
+		policyv1alpha1.FederatedResourceQuotaStatus{}.OpenAPIModelName():             schema_pkg_apis_policy_v1alpha1_FederatedResourceQuotaStatus(ref),
 		policyv1alpha1.FieldOverrider{}.OpenAPIModelName():                           schema_pkg_apis_policy_v1alpha1_FieldOverrider(ref),
 		policyv1alpha1.FieldSelector{}.OpenAPIModelName():                            schema_pkg_apis_policy_v1alpha1_FieldSelector(ref),
 		policyv1alpha1.ImageOverrider{}.OpenAPIModelName():                           schema_pkg_apis_policy_v1alpha1_ImageOverrider(ref),
@@ -134,6 +139,7 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		policyv1alpha1.SpreadConstraint{}.OpenAPIModelName():                         schema_pkg_apis_policy_v1alpha1_SpreadConstraint(ref),
 		policyv1alpha1.StatePreservation{}.OpenAPIModelName():                        schema_pkg_apis_policy_v1alpha1_StatePreservation(ref),
 		policyv1alpha1.StatePreservationRule{}.OpenAPIModelName():                    schema_pkg_apis_policy_v1alpha1_StatePreservationRule(ref),
+		policyv1alpha1.StaticClusterAssignment{}.OpenAPIModelName():                  schema_pkg_apis_policy_v1alpha1_StaticClusterAssignment(ref),
 		policyv1alpha1.StaticClusterWeight{}.OpenAPIModelName():                      schema_pkg_apis_policy_v1alpha1_StaticClusterWeight(ref),
 		policyv1alpha1.SuspendClusters{}.OpenAPIModelName():                          schema_pkg_apis_policy_v1alpha1_SuspendClusters(ref),
 		policyv1alpha1.Suspension{}.OpenAPIModelName():                               schema_pkg_apis_policy_v1alpha1_Suspension(ref),
@@ -2658,6 +2664,58 @@ func schema_pkg_apis_policy_v1alpha1_ClusterPropagationPolicyList(ref common.Ref
 	}
 }
 
+func schema_pkg_apis_policy_v1alpha1_ClusterQuotaStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterQuotaStatus is the limit and use of one cluster.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"clusterName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ClusterName is the cluster.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"hard": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Hard is the set of enforced hard limits for each named resource. More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"used": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Used is the current observed total usage of the resource in the namespace.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"clusterName"},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
 func schema_pkg_apis_policy_v1alpha1_ClusterTaintPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -2898,6 +2956,203 @@ func schema_pkg_apis_policy_v1alpha1_FailoverBehavior(ref common.ReferenceCallba
 		},
 		Dependencies: []string{
 			policyv1alpha1.ApplicationFailoverBehavior{}.OpenAPIModelName(), policyv1alpha1.ClusterFailoverBehavior{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_FederatedResourceQuota(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "FederatedResourceQuota limits what one namespace may use across every member cluster: an overall limit, enforced when workloads are placed, and per-cluster limits, made ResourceQuotas in the members.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec holds the limits.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(policyv1alpha1.FederatedResourceQuotaSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status holds the limits in force and what is used.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(policyv1alpha1.FederatedResourceQuotaStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			policyv1alpha1.FederatedResourceQuotaSpec{}.OpenAPIModelName(), policyv1alpha1.FederatedResourceQuotaStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_FederatedResourceQuotaList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "FederatedResourceQuotaList is a list of FederatedResourceQuotas.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(policyv1alpha1.FederatedResourceQuota{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			policyv1alpha1.FederatedResourceQuota{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_FederatedResourceQuotaSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "FederatedResourceQuotaSpec holds the limits of a namespace.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"overall": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Overall is the limit of each named resource over all clusters.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"staticAssignments": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StaticAssignments are per-cluster limits; each becomes a ResourceQuota of the same name in that cluster's namespace. Clusters not listed get no ResourceQuota.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(policyv1alpha1.StaticClusterAssignment{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"overall"},
+			},
+		},
+		Dependencies: []string{
+			policyv1alpha1.StaticClusterAssignment{}.OpenAPIModelName(), resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_FederatedResourceQuotaStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "FederatedResourceQuotaStatus is what is enforced and used.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"overall": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Overall is the overall limit in force.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"overallUsed": {
+						SchemaProps: spec.SchemaProps{
+							Description: "OverallUsed is what the namespace's placed workloads use, as the scheduler placed them: replicas times each replica's requests.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"aggregatedStatus": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AggregatedStatus is each cluster's ResourceQuota status as the member reports it.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(policyv1alpha1.ClusterQuotaStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			policyv1alpha1.ClusterQuotaStatus{}.OpenAPIModelName(), resource.Quantity{}.OpenAPIModelName()},
 	}
 }
 
@@ -4061,6 +4316,44 @@ func schema_pkg_apis_policy_v1alpha1_StatePreservationRule(ref common.ReferenceC
 				Required: []string{"aliasLabelName", "jsonPath"},
 			},
 		},
+	}
+}
+
+func schema_pkg_apis_policy_v1alpha1_StaticClusterAssignment(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "StaticClusterAssignment is the limit of one cluster.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"clusterName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ClusterName is the cluster the limit applies to.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"hard": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Hard is the limit of each named resource in that cluster.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"clusterName", "hard"},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
 	}
 }
 

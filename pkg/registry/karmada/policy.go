@@ -83,5 +83,5 @@ func policyResources(o Options) []*resource.Spec {
 	cop.NewList = func() runtime.Object { return &policyv1alpha1.ClusterOverridePolicyList{} }
 	cop.Validate = resource.Typed(validation.ValidateClusterOverridePolicy)
 
-	return []*resource.Spec{pp, cpp, op, cop, taintPolicyResource(o)}
+	return []*resource.Spec{pp, cpp, op, cop, taintPolicyResource(o), quotaResource()}
 }

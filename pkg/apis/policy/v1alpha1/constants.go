@@ -40,6 +40,11 @@ const (
 	ResourceSingularClusterTaintPolicy        = "clustertaintpolicy"
 	ResourcePluralClusterTaintPolicy          = "clustertaintpolicies"
 	ResourceNamespaceScopedClusterTaintPolicy = false
+
+	ResourceKindFederatedResourceQuota            = "FederatedResourceQuota"
+	ResourceSingularFederatedResourceQuota        = "federatedresourcequota"
+	ResourcePluralFederatedResourceQuota          = "federatedresourcequotas"
+	ResourceNamespaceScopedFederatedResourceQuota = true
 )
 
 // Label and annotation keys that tie objects to the policy that claimed them.

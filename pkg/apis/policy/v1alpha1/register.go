@@ -36,6 +36,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ClusterOverridePolicyList{},
 		&ClusterTaintPolicy{},
 		&ClusterTaintPolicyList{},
+		&FederatedResourceQuota{},
+		&FederatedResourceQuotaList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

@@ -15,6 +15,7 @@ var roundTripKinds = []func() runtime.Object{
 	func() runtime.Object { return &policyv1alpha1.OverridePolicy{} },
 	func() runtime.Object { return &policyv1alpha1.ClusterOverridePolicy{} },
 	func() runtime.Object { return &policyv1alpha1.ClusterTaintPolicy{} },
+	func() runtime.Object { return &policyv1alpha1.FederatedResourceQuota{} },
 }
 
 // TestRoundTrip encodes many random objects of every kind and checks that

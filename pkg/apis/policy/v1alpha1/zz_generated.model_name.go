@@ -67,6 +67,11 @@ func (in ClusterPropagationPolicyList) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ClusterQuotaStatus) OpenAPIModelName() string {
+	return "io.karmada.policy.v1alpha1.ClusterQuotaStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ClusterTaintPolicy) OpenAPIModelName() string {
 	return "io.karmada.policy.v1alpha1.ClusterTaintPolicy"
 }
@@ -94,6 +99,26 @@ func (in DecisionConditions) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in FailoverBehavior) OpenAPIModelName() string {
 	return "io.karmada.policy.v1alpha1.FailoverBehavior"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in FederatedResourceQuota) OpenAPIModelName() string {
+	return "io.karmada.policy.v1alpha1.FederatedResourceQuota"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in FederatedResourceQuotaList) OpenAPIModelName() string {
+	return "io.karmada.policy.v1alpha1.FederatedResourceQuotaList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in FederatedResourceQuotaSpec) OpenAPIModelName() string {
+	return "io.karmada.policy.v1alpha1.FederatedResourceQuotaSpec"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in FederatedResourceQuotaStatus) OpenAPIModelName() string {
+	return "io.karmada.policy.v1alpha1.FederatedResourceQuotaStatus"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
@@ -219,6 +244,11 @@ func (in StatePreservation) OpenAPIModelName() string {
 // OpenAPIModelName returns the OpenAPI model name for this type.
 func (in StatePreservationRule) OpenAPIModelName() string {
 	return "io.karmada.policy.v1alpha1.StatePreservationRule"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in StaticClusterAssignment) OpenAPIModelName() string {
+	return "io.karmada.policy.v1alpha1.StaticClusterAssignment"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

@@ -30,6 +30,14 @@ type ClusterPropagationPolicyListerExpansion interface{}
 // ClusterTaintPolicyLister.
 type ClusterTaintPolicyListerExpansion interface{}
 
+// FederatedResourceQuotaListerExpansion allows custom methods to be added to
+// FederatedResourceQuotaLister.
+type FederatedResourceQuotaListerExpansion interface{}
+
+// FederatedResourceQuotaNamespaceListerExpansion allows custom methods to be added to
+// FederatedResourceQuotaNamespaceLister.
+type FederatedResourceQuotaNamespaceListerExpansion interface{}
+
 // OverridePolicyListerExpansion allows custom methods to be added to
 // OverridePolicyLister.
 type OverridePolicyListerExpansion interface{}

@@ -30,6 +30,8 @@ type Interface interface {
 	ClusterPropagationPolicies() TypedClusterPropagationPolicyInformer
 	// ClusterTaintPolicies returns a ClusterTaintPolicyInformer.
 	ClusterTaintPolicies() TypedClusterTaintPolicyInformer
+	// FederatedResourceQuotas returns a FederatedResourceQuotaInformer.
+	FederatedResourceQuotas() TypedFederatedResourceQuotaInformer
 	// OverridePolicies returns a OverridePolicyInformer.
 	OverridePolicies() TypedOverridePolicyInformer
 	// PropagationPolicies returns a PropagationPolicyInformer.
@@ -60,6 +62,11 @@ func (v *version) ClusterPropagationPolicies() TypedClusterPropagationPolicyInfo
 // ClusterTaintPolicies returns a TypedClusterTaintPolicyInformer.
 func (v *version) ClusterTaintPolicies() TypedClusterTaintPolicyInformer {
 	return &clusterTaintPolicyInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+}
+
+// FederatedResourceQuotas returns a TypedFederatedResourceQuotaInformer.
+func (v *version) FederatedResourceQuotas() TypedFederatedResourceQuotaInformer {
+	return &federatedResourceQuotaInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
 // OverridePolicies returns a TypedOverridePolicyInformer.

@@ -24,6 +24,8 @@ type ClusterPropagationPolicyExpansion interface{}
 
 type ClusterTaintPolicyExpansion interface{}
 
+type FederatedResourceQuotaExpansion interface{}
+
 type OverridePolicyExpansion interface{}
 
 type PropagationPolicyExpansion interface{}

@@ -40,6 +40,10 @@ func (c *FakePolicyV1alpha1) ClusterTaintPolicies() v1alpha1.ClusterTaintPolicyI
 	return newFakeClusterTaintPolicies(c)
 }
 
+func (c *FakePolicyV1alpha1) FederatedResourceQuotas(namespace string) v1alpha1.FederatedResourceQuotaInterface {
+	return newFakeFederatedResourceQuotas(c, namespace)
+}
+
 func (c *FakePolicyV1alpha1) OverridePolicies(namespace string) v1alpha1.OverridePolicyInterface {
 	return newFakeOverridePolicies(c, namespace)
 }
