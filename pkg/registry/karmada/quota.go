@@ -37,7 +37,9 @@ func quotaResource() *resource.Spec {
 	frq.New = func() runtime.Object { return &policyv1alpha1.FederatedResourceQuota{} }
 	frq.NewList = func() runtime.Object { return &policyv1alpha1.FederatedResourceQuotaList{} }
 	frq.Validate = resource.Typed(validation.ValidateFederatedResourceQuota)
-	quota := func(o runtime.Object) *policyv1alpha1.FederatedResourceQuota { return o.(*policyv1alpha1.FederatedResourceQuota) }
+	quota := func(o runtime.Object) *policyv1alpha1.FederatedResourceQuota {
+		return o.(*policyv1alpha1.FederatedResourceQuota)
+	}
 	frq.Columns = []resource.Column{
 		{Name: "Overall", Type: "string", Description: "The overall limit in force.",
 			Cell: func(o runtime.Object) any { return resourcesCell(quota(o).Status.Overall) }},

@@ -97,4 +97,3 @@ func sortedNames(list corev1.ResourceList) []corev1.ResourceName {
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
-
