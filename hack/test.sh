@@ -17,6 +17,8 @@ hack/build-member-binaries.sh
 hack/build-tools.sh helm
 # A real Prometheus scrapes mco-scheduler in the metrics test.
 hack/install-prometheus.sh >/dev/null
+# Headless Chromium drives the dashboard in the browser tests.
+hack/install-chromium.sh >/dev/null
 # The older client (Debian's kubectl 1.20) is tested when it can be fetched.
 hack/install-debian-kubectl.sh >/dev/null || echo "warning: Debian kubectl 1.20 not available; its test is skipped" >&2
 

@@ -15,10 +15,11 @@ import (
 // member1 and member2 all move to member1 when member2 fails; when member2
 // is back nothing moves by itself (the placement is kept, as in Karmada);
 // kubectl mco rebalance asks for a fresh decision, which spreads them over
-// both clusters again.
+// both clusters again. 20 small replicas, so that member2 gets a share
+// however busy the other tests have left it.
 func TestRebalanceAfterFailover(t *testing.T) {
 	ns := namespace(t, "e2e-rebalance-failover")
-	kubectl(t, deploymentYAML(ns, "web", 4, "100m")+`---
+	kubectl(t, deploymentYAML(ns, "web", 20, "10m")+`---
 apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata: {name: web, namespace: `+ns+`}
@@ -33,7 +34,7 @@ spec:
 `, "apply", "-f", "-")
 	spread := func(ctx context.Context) (map[string]int32, bool) {
 		got := memberReplicas(ctx, t, ns, "web")
-		return got, got["member1"] > 0 && got["member2"] > 0 && got["member1"]+got["member2"] == 4
+		return got, got["member1"] > 0 && got["member2"] > 0 && got["member1"]+got["member2"] == 20
 	}
 	eventually(t, 90*time.Second, "web spread over member1 and member2", func(ctx context.Context) (bool, string) {
 		got, ok := spread(ctx)
@@ -42,7 +43,7 @@ spec:
 	initial, _ := spread(context.Background())
 
 	resume := pauseMember(t, "member2")
-	waitReplicas(t, ns, "web", map[string]int32{"member1": 4})
+	waitReplicas(t, ns, "web", map[string]int32{"member1": 20})
 	resume()
 	waitClusterHealthy(t, "member2")
 	_, mco := mcoClients(t)

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
+	"github.com/mco-org/mco/pkg/rollout"
 )
 
 func TestResume(t *testing.T) {
@@ -31,7 +32,7 @@ func TestResume(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ro := &rolloutv1alpha1.Rollout{Spec: rolloutv1alpha1.RolloutSpec{Paused: true},
 				Status: rolloutv1alpha1.RolloutStatus{CurrentRevision: 4, WaveIndex: tc.waveIndex}}
-			_, err := resume(ro, waves, tc.toWave)
+			_, err := rollout.Resume(ro, waves, tc.toWave)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err %v, want %q", err, tc.wantErr)

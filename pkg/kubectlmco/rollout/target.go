@@ -88,33 +88,6 @@ func (t *target) rollout(ctx context.Context) (*rolloutv1alpha1.Rollout, error) 
 	return ro, nil
 }
 
-// waves are the wave names of the policy that governs a Rollout.
-func (t *target) waves(ctx context.Context, ro *rolloutv1alpha1.Rollout) ([]string, error) {
-	var spec *rolloutv1alpha1.RolloutPolicySpec
-	p := ro.Status.Policy
-	switch p.Kind {
-	case rolloutv1alpha1.ResourceKindRolloutPolicy:
-		rp, err := t.mco.RolloutV1alpha1().RolloutPolicies(p.Namespace).Get(ctx, p.Name, metav1.GetOptions{})
-		if err != nil {
-			return nil, fmt.Errorf("get RolloutPolicy %s/%s: %w", p.Namespace, p.Name, err)
-		}
-		spec = &rp.Spec
-	case rolloutv1alpha1.ResourceKindClusterRolloutPolicy:
-		crp, err := t.mco.RolloutV1alpha1().ClusterRolloutPolicies().Get(ctx, p.Name, metav1.GetOptions{})
-		if err != nil {
-			return nil, fmt.Errorf("get ClusterRolloutPolicy %s: %w", p.Name, err)
-		}
-		spec = &crp.Spec
-	default:
-		return nil, fmt.Errorf("the rollout of %s names no policy yet", t)
-	}
-	out := make([]string, len(spec.Waves))
-	for i, w := range spec.Waves {
-		out[i] = w.Name
-	}
-	return out, nil
-}
-
 // templates is the resource client of the template's kind.
 func (t *target) templates() dynamic.ResourceInterface {
 	r := t.dynamic.Resource(t.mapping.Resource)

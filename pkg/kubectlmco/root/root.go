@@ -14,6 +14,7 @@ import (
 
 	"github.com/mco-org/mco/pkg/kubectlmco/clients"
 	"github.com/mco-org/mco/pkg/kubectlmco/cmderr"
+	"github.com/mco-org/mco/pkg/kubectlmco/dashboard"
 	"github.com/mco-org/mco/pkg/kubectlmco/get"
 	"github.com/mco-org/mco/pkg/kubectlmco/interpret"
 	"github.com/mco-org/mco/pkg/kubectlmco/join"
@@ -63,6 +64,7 @@ kubectl's own flags and kubeconfig (--kubeconfig, --context, -n, ...).`,
 		interpret.NewCommand(streams),
 		rollout.NewCommand(f, streams),
 		rebalance.NewCommand(f, streams),
+		dashboard.NewCommand(f, streams),
 	)
 	return cmd
 }
