@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"testing"
 
@@ -272,6 +273,7 @@ func TestRolloutsPage(t *testing.T) {
 			t.Errorf("POST %s: %d %q, want %q", target, w.Code, w.Header().Get("Location"), want)
 		}
 	}
+	sort.Strings(src.asked)
 	if diff := cmp.Diff([]string{"pause team/web-deployment", "resume team/broken"}, src.asked); diff != "" {
 		t.Errorf("asked (-want +got):\n%s", diff)
 	}

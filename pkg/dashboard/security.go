@@ -39,13 +39,17 @@ type guard struct {
 	hosts map[string]bool
 	// origins are the Origin values accepted on state-changing requests.
 	origins map[string]bool
+	// cookie is the session cookie's name; it carries the port, as
+	// browsers share cookies between the ports of a host, and two
+	// dashboards (two kubeconfigs) may run side by side.
+	cookie string
 	next    http.Handler
 }
 
 // newGuard accepts requests for the loopback address addr (host:port).
 func newGuard(token, addr string, next http.Handler) *guard {
 	_, port, _ := net.SplitHostPort(addr)
-	g := &guard{token: token, hosts: map[string]bool{}, origins: map[string]bool{}, next: next}
+	g := &guard{token: token, hosts: map[string]bool{}, origins: map[string]bool{}, next: next, cookie: cookieName + "-" + port}
 	for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
 		g.hosts[h+":"+port] = true
 		g.origins["http://"+h+":"+port] = true
@@ -64,11 +68,11 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		// Keep it in a cookie and drop it from the address bar.
-		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: t, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: t, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		http.Redirect(w, r, withoutToken(r.URL), http.StatusSeeOther)
 		return
 	}
-	c, err := r.Cookie(cookieName)
+	c, err := r.Cookie(g.cookie)
 	if err != nil || !g.valid(c.Value) {
 		http.Error(w, "no session: open the URL kubectl mco dashboard printed", http.StatusUnauthorized)
 		return
@@ -79,7 +83,9 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("X-Frame-Options", "DENY")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: with no-referrer a browser sends
+	// "Origin: null" on the dashboard's own forms, which the check refuses.
+	w.Header().Set("Referrer-Policy", "same-origin")
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; form-action 'self'")
 	g.next.ServeHTTP(w, r)
 }

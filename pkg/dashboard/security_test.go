@@ -37,7 +37,7 @@ func TestGuard(t *testing.T) {
 			r := httptest.NewRequest(tt.method, tt.target, nil)
 			r.Host = tt.host
 			if tt.cookie != "" {
-				r.AddCookie(&http.Cookie{Name: cookieName, Value: tt.cookie})
+				r.AddCookie(&http.Cookie{Name: cookieName + "-8765", Value: tt.cookie})
 			}
 			if tt.origin != "" {
 				r.Header.Set("Origin", tt.origin)
@@ -52,7 +52,7 @@ func TestGuard(t *testing.T) {
 					t.Errorf("Location %q, want %q", got, tt.wantLocation)
 				}
 				c := w.Header().Get("Set-Cookie")
-				if !strings.Contains(c, cookieName+"=s3cret") || !strings.Contains(c, "HttpOnly") || !strings.Contains(c, "SameSite=Strict") {
+				if !strings.Contains(c, cookieName+"-8765=s3cret") || !strings.Contains(c, "HttpOnly") || !strings.Contains(c, "SameSite=Strict") {
 					t.Errorf("Set-Cookie %q", c)
 				}
 			}

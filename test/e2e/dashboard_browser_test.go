@@ -61,6 +61,17 @@ func TestDashboardInBrowser(t *testing.T) {
 	}
 	screenshot(t, ctx, "workload")
 
+	// The policies page: nginx-propagation placed nginx, nginx-override
+	// names it.
+	browserDo(t, ctx, 30*time.Second, chromedp.Navigate(strings.Replace(url, "/?token=", "/policies?token=", 1)),
+		chromedp.WaitVisible(chromedp.CSS(`tr[data-policy="PropagationPolicy/`+ns+`/nginx-propagation"]`)))
+	for _, p := range []string{"PropagationPolicy/" + ns + "/nginx-propagation", "OverridePolicy/" + ns + "/nginx-override"} {
+		if text := browserEval[string](t, ctx, `document.querySelector('tr[data-policy="`+p+`"]').innerText`); !strings.Contains(text, "nginx") {
+			t.Errorf("%s on the policies page: %q", p, text)
+		}
+	}
+	screenshot(t, ctx, "policies")
+
 	// The open clusters page follows member2 going NotReady by itself.
 	browserDo(t, ctx, 30*time.Second, chromedp.Navigate(strings.Replace(url, "/?token=", "/clusters?token=", 1)),
 		chromedp.WaitVisible(chromedp.CSS(`#cluster-member2`)))

@@ -15,6 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/testing/localcluster"
 	"github.com/mco-org/mco/test/e2e/framework"
@@ -135,7 +138,8 @@ spec:
 
 	// A viewer of one namespace sees that namespace only.
 	viewer := viewerKubeconfig(t, ns)
-	vc, vbase := browse(t, startDashboard(t, viewer, "-n", ns))
+	viewerURL := startDashboard(t, viewer, "-n", ns)
+	vc, vbase := browse(t, viewerURL)
 	_, body = get(t, vc, vbase+"/workloads")
 	if !strings.Contains(body, "Deployment "+ns+"/web") || strings.Contains(body, "secret-app") {
 		t.Errorf("the viewer's workloads page:\n%s", body)
@@ -146,6 +150,37 @@ spec:
 	_, body = get(t, vc, vbase+"/rollouts")
 	if !strings.Contains(body, "Deployment "+ns+"/web") || strings.Contains(body, "/pause") || strings.Contains(body, "/resume") {
 		t.Errorf("the viewer's rollouts page (a rollout, no button):\n%s", body)
+	}
+
+	// In the browser: the admin pauses and resumes web's rollout with the
+	// buttons, as kubectl mco rollout pause|resume would; the viewer sees
+	// only their namespace's workload, and no button.
+	ctx := newBrowser(t)
+	pause := `section[data-rollout="` + ns + `/web-deployment"] form[action$="/pause"] button`
+	browserDo(t, ctx, 30*time.Second, chromedp.Navigate(strings.Replace(url, "/?token=", "/rollouts?token=", 1)),
+		chromedp.WaitVisible(chromedp.CSS(pause)))
+	screenshot(t, ctx, "rollouts")
+	_, mco := mcoClients(t)
+	browserDo(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(pause)), chromedp.WaitVisible(chromedp.CSS(`p.done`)))
+	if ro, err := mco.RolloutV1alpha1().Rollouts(ns).Get(context.Background(), "web-deployment", metav1.GetOptions{}); err != nil || !ro.Spec.Paused {
+		t.Fatalf("after Pause: %v, paused=%v", err, ro != nil && ro.Spec.Paused)
+	}
+	resume := `section[data-rollout="` + ns + `/web-deployment"] form[action$="/resume"] button`
+	browserDo(t, ctx, 30*time.Second, chromedp.WaitVisible(chromedp.CSS(resume)), chromedp.Click(chromedp.CSS(resume)),
+		chromedp.WaitVisible(chromedp.CSS(`p.done`)))
+	if ro, err := mco.RolloutV1alpha1().Rollouts(ns).Get(context.Background(), "web-deployment", metav1.GetOptions{}); err != nil ||
+		ro.Spec.Paused || ro.Spec.Release == nil {
+		t.Errorf("after Resume: %v, spec %+v", err, ro.Spec)
+	}
+
+	browserDo(t, ctx, 30*time.Second, chromedp.Navigate(viewerURL), chromedp.Navigate(vbase+"/workloads"),
+		chromedp.WaitVisible(chromedp.CSS(`tr[data-workload]`)))
+	if rows := browserEval[[]string](t, ctx, `[...document.querySelectorAll('tr[data-workload]')].map(r => r.dataset.workload)`); len(rows) != 1 || rows[0] != ns+"/web" {
+		t.Errorf("the viewer's workloads in the browser: %v", rows)
+	}
+	browserDo(t, ctx, 30*time.Second, chromedp.Navigate(vbase+"/rollouts"), chromedp.WaitVisible(chromedp.CSS(`section[data-rollout]`)))
+	if n := browserEval[int](t, ctx, `document.querySelectorAll('section[data-rollout] button').length`); n != 0 {
+		t.Errorf("the viewer has %d rollout buttons", n)
 	}
 }
 
