@@ -43,7 +43,7 @@ type guard struct {
 	// browsers share cookies between the ports of a host, and two
 	// dashboards (two kubeconfigs) may run side by side.
 	cookie string
-	next    http.Handler
+	next   http.Handler
 }
 
 // newGuard accepts requests for the loopback address addr (host:port).
