@@ -90,6 +90,15 @@ func TestFederatedResourceQuota(t *testing.T) {
 	kubectl(t, "", "scale", "-n", ns, "deployment/app", "--replicas=4")
 	waitReplicas(t, ns, "app", map[string]int32{"member1": 2, "member3": 2})
 
+	// An assignment naming no joined cluster: an Event says so, the rest
+	// goes on.
+	kubectl(t, frqYAML(ns, "500m", "member1", "ghost"), "apply", "-f", "-")
+	eventually(t, 30*time.Second, "an Event about cluster ghost", func(context.Context) (bool, string) {
+		out, _ := kubectlErr("", "describe", "federatedresourcequota", "-n", ns, "team")
+		return strings.Contains(out, "NoSuchCluster") && strings.Contains(out, "ghost"), out
+	})
+	waitMemberQuota(t, ns, map[string]bool{"member1": true})
+
 	kubectl(t, "", "delete", "federatedresourcequota", "-n", ns, "team", "--wait=true")
 	waitMemberQuota(t, ns, map[string]bool{"member1": false})
 

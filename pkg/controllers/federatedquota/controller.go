@@ -23,15 +23,19 @@ package federatedquota
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
@@ -43,11 +47,21 @@ import (
 	policylisters "github.com/mco-org/mco/pkg/generated/listers/policy/v1alpha1"
 	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
 	worklisters2 "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/names"
 )
+
+// errNoExecutionSpace: the assignment's cluster has no execution space,
+// as no such cluster has joined.
+var errNoExecutionSpace = errors.New("the cluster's execution space does not exist")
+
+// reasonNoSuchCluster is the Event reason for an assignment naming no
+// joined cluster.
+const reasonNoSuchCluster = "NoSuchCluster"
 
 // Controller is the federated resource quota controller; its key is
 // "namespace/name".
 type Controller struct {
+	recorder record.EventRecorder
 	mco      mcoclient.Interface
 	quotas   policylisters.FederatedResourceQuotaLister
 	works    worklisters.WorkLister
@@ -62,7 +76,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	quotas := c.MCOInformers.Policy().V1alpha1().FederatedResourceQuotas()
 	works := c.MCOInformers.Work().V1alpha1().Works()
 	rbs := c.MCOInformers.Work().V1alpha2().ResourceBindings()
-	x := &Controller{mco: c.MCO, quotas: quotas.Lister(), works: works.Lister(), bindings: rbs.Lister()}
+	x := &Controller{mco: c.MCO, quotas: quotas.Lister(), works: works.Lister(), bindings: rbs.Lister(), recorder: c.NewRecorder()}
 	x.loop = controller.New("federatedResourceQuota", x.sync, controller.WithBackoff(200*time.Millisecond, 30*time.Second))
 	x.loop.WaitFor(quotas.Informer().HasSynced, works.Informer().HasSynced, rbs.Informer().HasSynced)
 	onQuota := func(obj any) {
@@ -142,10 +156,24 @@ func (x *Controller) sync(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
+	var missing []string
 	for _, w := range want {
-		if err := x.ensureWork(ctx, w, have); err != nil {
+		err := x.ensureWork(ctx, w, have)
+		if errors.Is(err, errNoExecutionSpace) {
+			// An assignment naming no cluster (yet): the others and the
+			// status go on; look again later.
+			cluster, _ := names.ClusterOf(w.Namespace)
+			missing = append(missing, cluster)
+			continue
+		}
+		if err != nil {
 			return err
 		}
+	}
+	if len(missing) > 0 {
+		x.recorder.Eventf(q, corev1.EventTypeWarning, reasonNoSuchCluster,
+			"No ResourceQuota for cluster(s) %s: no such cluster has joined", strings.Join(missing, ", "))
+		x.loop.EnqueueAfter(key, 30*time.Second)
 	}
 	for _, w := range stale {
 		if w.DeletionTimestamp != nil {
@@ -181,7 +209,7 @@ func (x *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work, ha
 		case apierrors.IsAlreadyExists(err):
 			return controller.Retry("work %s/%s appeared while creating it", want.Namespace, want.Name)
 		case apierrors.IsNotFound(err):
-			return controller.Retry("execution space %s does not exist (yet): no such cluster?", want.Namespace)
+			return fmt.Errorf("work %s/%s: %w", want.Namespace, want.Name, errNoExecutionSpace)
 		case err != nil:
 			return fmt.Errorf("create work %s/%s: %w", want.Namespace, want.Name, err)
 		}
