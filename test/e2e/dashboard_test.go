@@ -161,13 +161,32 @@ spec:
 		chromedp.WaitVisible(chromedp.CSS(pause)))
 	screenshot(t, ctx, "rollouts")
 	_, mco := mcoClients(t)
-	browserDo(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(pause)), chromedp.WaitVisible(chromedp.CSS(`p.done`)))
+	// Wait for the page the form's answer leads to (its text), not for any
+	// p.done: the last answer's is still on the page while a form posts,
+	// and the page navigates meanwhile, so each look may fail.
+	doneSays := func(word string) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			c, cancel := context.WithTimeout(ctx, 5*time.Second)
+			ok, err := chromedp.Run(c, chromedp.Evaluate[bool](`(() => { const d = document.querySelector('p.done');
+				return !!d && d.innerText.includes('`+word+`'); })()`))
+			cancel()
+			if err == nil && ok {
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		t.Fatalf("the rollouts page never said %q", word)
+	}
+	browserDo(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(pause)))
+	doneSays("paused")
 	if ro, err := mco.RolloutV1alpha1().Rollouts(ns).Get(context.Background(), "web-deployment", metav1.GetOptions{}); err != nil || !ro.Spec.Paused {
 		t.Fatalf("after Pause: %v, paused=%v", err, ro != nil && ro.Spec.Paused)
 	}
 	resume := `section[data-rollout="` + ns + `/web-deployment"] form[action$="/resume"] button`
-	browserDo(t, ctx, 30*time.Second, chromedp.WaitVisible(chromedp.CSS(resume)), chromedp.Click(chromedp.CSS(resume)),
-		chromedp.WaitVisible(chromedp.CSS(`p.done`)))
+	browserDo(t, ctx, 30*time.Second, chromedp.WaitVisible(chromedp.CSS(resume)), chromedp.Click(chromedp.CSS(resume)))
+	doneSays("resumed")
 	if ro, err := mco.RolloutV1alpha1().Rollouts(ns).Get(context.Background(), "web-deployment", metav1.GetOptions{}); err != nil ||
 		ro.Spec.Paused || ro.Spec.Release == nil {
 		t.Errorf("after Resume: %v, spec %+v", err, ro.Spec)

@@ -18,6 +18,12 @@ import (
 // both clusters again. 20 small replicas, so that member2 gets a share
 // however busy the other tests have left it.
 func TestRebalanceAfterFailover(t *testing.T) {
+	// Every member healthy first: were another still recovering from an
+	// earlier test (the Pull failover), member2's pause would leave most
+	// clusters unhealthy, and evictions would slow to the secondary rate.
+	for _, m := range members {
+		waitClusterHealthy(t, m)
+	}
 	ns := namespace(t, "e2e-rebalance-failover")
 	kubectl(t, deploymentYAML(ns, "web", 20, "10m")+`---
 apiVersion: policy.karmada.io/v1alpha1
