@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/testing/localcluster"
@@ -166,18 +167,16 @@ spec:
 	// and the page navigates meanwhile, so each look may fail.
 	doneSays := func(word string) {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for time.Now().Before(deadline) {
+		err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
 			c, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
 			ok, err := chromedp.Run(c, chromedp.Evaluate[bool](`(() => { const d = document.querySelector('p.done');
 				return !!d && d.innerText.includes('`+word+`'); })()`))
-			cancel()
-			if err == nil && ok {
-				return
-			}
-			time.Sleep(200 * time.Millisecond)
+			return err == nil && ok, nil // a look during navigation fails; look again
+		})
+		if err != nil {
+			t.Fatalf("the rollouts page never said %q: %v", word, err)
 		}
-		t.Fatalf("the rollouts page never said %q", word)
 	}
 	browserDo(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS(pause)))
 	doneSays("paused")

@@ -85,7 +85,19 @@ func TestFederatedResourceQuota(t *testing.T) {
 	// growing is not.
 	kubectl(t, frqYAML(ns, "500m", "member1"), "apply", "-f", "-")
 	waitMemberQuota(t, ns, map[string]bool{"member1": true, "member3": false})
-	time.Sleep(3 * time.Second)
+	// The lowered limit is in force (the status says so, and the scheduler
+	// reads the same object), and the placement is still whole.
+	eventually(t, 30*time.Second, "the lowered limit in force", func(ctx context.Context) (bool, string) {
+		q, err := mco.PolicyV1alpha1().FederatedResourceQuotas(ns).Get(ctx, "team", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		return q.Status.Overall.Cpu().String() == "500m", fmt.Sprintf("status overall %v", q.Status.Overall)
+	})
+	if b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(context.Background(), "app-deployment", metav1.GetOptions{}); err != nil ||
+		len(b.Spec.Clusters) != 2 || b.Spec.Clusters[0].Replicas+b.Spec.Clusters[1].Replicas != 6 {
+		t.Errorf("lowering the limit changed the placement: %v %v", err, b)
+	}
 	waitReplicas(t, ns, "app", map[string]int32{"member1": 3, "member3": 3})
 	kubectl(t, "", "scale", "-n", ns, "deployment/app", "--replicas=4")
 	waitReplicas(t, ns, "app", map[string]int32{"member1": 2, "member3": 2})

@@ -58,9 +58,12 @@ spec:
 		if err != nil {
 			return false, err.Error()
 		}
-		return len(b.Spec.GracefulEvictionTasks) == 0, fmt.Sprintf("tasks %v", b.Spec.GracefulEvictionTasks)
+		// The end of the eviction is a spec change the scheduler decides on
+		// again: wait until it has, then the placement must still be
+		// member1's alone.
+		return len(b.Spec.GracefulEvictionTasks) == 0 && b.Status.SchedulerObservedGeneration == b.Generation,
+			fmt.Sprintf("tasks %v, generation %d observed %d", b.Spec.GracefulEvictionTasks, b.Generation, b.Status.SchedulerObservedGeneration)
 	})
-	time.Sleep(5 * time.Second)
 	b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(context.Background(), "web-deployment", metav1.GetOptions{})
 	if err != nil || len(b.Spec.Clusters) != 1 || b.Spec.Clusters[0].Name != "member1" {
 		t.Fatalf("the placement moved by itself after member2 came back: %v %v", err, b.Spec.Clusters)
