@@ -48,7 +48,7 @@ kubectl:
 run: build kubectl
 	hack/run.sh
 
-.PHONY: local-up local-up-ha local-up-aggregated local-down member-bins test-e2e bench-crds
+.PHONY: local-up local-up-ha local-up-aggregated local-down member-bins test-e2e test-e2e-repeat bench-crds
 
 ## local-up: mco plus three real member clusters, joined; returns when ready (PULL_MEMBERS=member3: member3 in Pull mode, served by mco-agent)
 local-up:
@@ -73,6 +73,11 @@ member-bins:
 ## test-e2e: end-to-end tests against real member clusters
 test-e2e: build member-bins
 	go test -count=1 -timeout 30m ./test/e2e/...
+
+## test-e2e-repeat: the flake census: the e2e package N times (default 5), each on a fresh environment, then each test's failures (exit 1 on any)
+N ?= 5
+test-e2e-repeat:
+	hack/test-e2e-repeat.sh $(N)
 
 .PHONY: test-ha test-aggregated test-differential test-differential-long
 

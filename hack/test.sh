@@ -1,41 +1,34 @@
 #!/usr/bin/env bash
 # The project's test command (`make test`, run by CI): builds what the tests
-# run (mco binaries, the real kubectl), then runs every Go test in the module.
+# run (hack/test-deps.sh), then runs every Go test in the module.
 set -o errexit -o nounset -o pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "${ROOT}"
-# The binaries are static (hack/build.sh); the tests build the same way, so
-# both share one build cache.
 # shellcheck source=hack/build-env.sh
 source hack/build-env.sh
+hack/test-deps.sh
 
-hack/build.sh "${ROOT}/_output/bin"
-# The HA suite runs its load balancer from the local-up command.
-go build -o "${ROOT}/_output/bin/mco-localup" ./hack/localup
-hack/build-member-binaries.sh
-# Helm checks the chart (lint, template, install into a member).
-hack/build-tools.sh helm
-# A real Prometheus scrapes mco-scheduler in the metrics test.
-hack/install-prometheus.sh >/dev/null
-# Headless Chromium drives the dashboard in the browser tests.
-hack/install-chromium.sh >/dev/null
-# The older client (Debian's kubectl 1.20) is tested when it can be fetched.
-hack/install-debian-kubectl.sh >/dev/null || echo "warning: Debian kubectl 1.20 not available; its test is skipped" >&2
-
-log=$(mktemp)
+# Every go test writes JSON (kept in _output/test-results/ for a second
+# look); mco-testreport prints from it what go test prints, a line per
+# suite test as it ends, and at the end each package's time and the ten
+# slowest tests.
+report="${ROOT}/_output/bin/mco-testreport"
+results="${ROOT}/_output/test-results"
+rm -rf "${results}" && mkdir -p "${results}"
 # Tests name here each check they skip for want of something beside the
 # repository (Karmada's examples); go test prints skips only with -v.
 skipped=$(mktemp)
 export MCO_SKIPPED_LOG="${skipped}"
-trap 'rm -f "${log}" "${skipped}"' EXIT
+trap 'rm -f "${skipped}"' EXIT
 set +o errexit
 # Unit tests first, two packages at a time. The suites under test/ each
 # bring up a whole environment (etcd, kube-apiservers, mco's components);
 # two of them at once on a 2-core machine starve each other's timing, so
-# they run one after another.
-go test -count=1 -timeout 30m $(go list ./... | grep -v '/test/') 2>&1 | tee "${log}" | grep -v 'no test files'
+# they run one after another. Within the e2e suite, tests that touch only
+# their own objects run three at a time (test/e2e/framework).
+go test -json -count=1 -timeout 30m $(go list ./... | grep -v '/test/') 2>&1 | tee "${results}/unit.json" | "${report}"
 status=${PIPESTATUS[0]}
-go test -count=1 -timeout 30m -p 1 ./test/... 2>&1 | tee -a "${log}" | grep -v 'no test files'
+go test -json -count=1 -timeout 30m -p 1 ./test/... 2>&1 | tee "${results}/suites.json" | "${report}" -tests
 suites=${PIPESTATUS[0]}
 [ "${status}" -ne 0 ] || status=${suites}
 set -o errexit
@@ -43,8 +36,5 @@ if [ -s "${skipped}" ]; then
   echo "Checks skipped:"
   sort "${skipped}" | sed 's/^/  /'
 fi
-# A plain summary line, counted per package.
-passed=$(grep -c '^ok' "${log}" || true)
-failed=$(grep -c '^FAIL\s' "${log}" || true)
-echo "${passed} passed, ${failed} failed"
+"${report}" -summary "${results}/unit.json" "${results}/suites.json"
 exit "${status}"

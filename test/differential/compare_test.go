@@ -110,6 +110,27 @@ func TestNormalizePVCFinalizer(t *testing.T) {
 	}
 }
 
+// TestNormalizeManagedFieldsOrder: two entries whose order only their
+// times decided (a create and an update of another API version, a second
+// apart or not) compare equal in either order.
+func TestNormalizeManagedFieldsOrder(t *testing.T) {
+	t.Parallel()
+	entry := func(version, time string) any {
+		return map[string]any{"manager": "kubectl", "operation": "Update", "apiVersion": version, "time": time}
+	}
+	sameSecond := map[string]any{"metadata": map[string]any{"managedFields": []any{
+		entry("example.com/v1", "2026-01-01T00:00:00Z"), entry("example.com/v1beta1", "2026-01-01T00:00:00Z"),
+	}}}
+	secondApart := map[string]any{"metadata": map[string]any{"managedFields": []any{
+		entry("example.com/v1beta1", "2026-01-01T00:00:00Z"), entry("example.com/v1", "2026-01-01T00:00:01Z"),
+	}}}
+	a := normalize(Ignored(), "Widget", nil, sameSecond)
+	b := normalize(Ignored(), "Widget", nil, secondApart)
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("normalized differently:\n  %v\n  %v", a, b)
+	}
+}
+
 // TestNormalizePodAdmission: only what a member's admission adds to a Pod
 // is removed, the token volume by its name's prefix.
 func TestNormalizePodAdmission(t *testing.T) {

@@ -3,6 +3,7 @@ package differential
 import (
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -239,7 +240,28 @@ func normalize(rules []Deliberate, kind string, input, output map[string]any) ma
 			removeField(out, input, r.Path, r)
 		}
 	}
+	sortManagedFields(out)
 	return out
+}
+
+// sortManagedFields orders metadata.managedFields by what is left of an
+// entry's key once its time is ignored. A server orders entries by
+// operation, then time to the second, then manager, API version and
+// subresource: two updates a moment apart come in either order depending
+// on whether a second began between them, on either server.
+func sortManagedFields(obj map[string]any) {
+	meta, _ := obj["metadata"].(map[string]any)
+	entries, _ := meta["managedFields"].([]any)
+	key := func(e any) string {
+		m, _ := e.(map[string]any)
+		var parts []string
+		for _, f := range []string{"operation", "manager", "apiVersion", "subresource"} {
+			s, _ := m[f].(string)
+			parts = append(parts, s)
+		}
+		return strings.Join(parts, "\x00")
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
 }
 
 // removeField removes path from node, walking input alongside to know what

@@ -12,6 +12,8 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/mco-org/mco/test/e2e/framework"
 )
 
 // splitEvenly is a placement's replicaScheduling dividing replicas
@@ -146,6 +148,7 @@ spec:
 // an autoscaler's scaling in a member is kept there and reflected in the
 // template.
 func TestOrdinaryApplication(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-app")
 	kubectl(t, fmt.Sprintf(applicationYAML, ns, splitEvenly), "apply", "-f", "-")
 
@@ -244,6 +247,7 @@ func TestOrdinaryApplication(t *testing.T) {
 // and token volume (fields a Pod may not change) succeeds, so a change of
 // the template reaches the member; its phase comes back onto the template.
 func TestPodPropagates(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-pod")
 	kubectl(t, fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy

@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
@@ -23,6 +25,7 @@ import (
 // the admin token and the keys Helm generated stay — and uninstalls it,
 // leaving nothing of the chart in the namespace.
 func TestHelmChartInstall(t *testing.T) {
+	framework.Parallel(t)
 	m := framework.Env.Member("member1")
 	const ns = "mco-chart"
 	root := filepath.Join(framework.BinDir, "..", "..")
@@ -99,8 +102,11 @@ func leftovers(ctx context.Context, t *testing.T, m *localcluster.Member, ns str
 	}
 	kube := memberClient(t, m.Spec.Name)
 	dyn := dynamic.NewForConfigOrDie(cfg)
+	// Tests running beside this one add and remove CRDs in the members:
+	// a group whose discovery fails meanwhile is left out, and a kind
+	// gone by the time it is listed holds nothing.
 	lists, err := kube.Discovery().ServerPreferredNamespacedResources()
-	if err != nil {
+	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
 		t.Fatal(err)
 	}
 	var left []string
@@ -111,6 +117,9 @@ func leftovers(ctx context.Context, t *testing.T, m *localcluster.Member, ns str
 				continue
 			}
 			items, err := dyn.Resource(gv.WithResource(r.Name)).Namespace(ns).List(ctx, metav1.ListOptions{})
+			if apierrors.IsNotFound(err) {
+				continue
+			}
 			if err != nil {
 				t.Fatalf("list %s: %v", r.Name, err)
 			}

@@ -11,6 +11,7 @@ import (
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/names"
+	"github.com/mco-org/mco/test/e2e/framework"
 )
 
 // TestClusterValues: override policies carrying mco's cluster-values
@@ -20,6 +21,7 @@ import (
 // change re-renders that cluster's Work only; an unknown placeholder is
 // refused when the policy is written.
 func TestClusterValues(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-cluster-values")
 	mirrors := map[string]string{"member1": "mirror.north.example", "member3": "mirror.south.example"}
 	for m, mirror := range mirrors {

@@ -18,6 +18,7 @@ import (
 // TestClusterStatus: mco-controller-manager publishes each member's
 // readiness, version, APIs and capacity.
 func TestClusterStatus(t *testing.T) {
+	framework.Parallel(t)
 	_, mco := mcoClients(t)
 	eventually(t, 30*time.Second, "cluster status published", func(ctx context.Context) (bool, string) {
 		list, err := mco.ClusterV1alpha1().Clusters().List(ctx, metav1.ListOptions{})
@@ -52,6 +53,7 @@ func TestClusterStatus(t *testing.T) {
 // TestControllerManagerComponent: it holds its lease, serves health, and a
 // real Prometheus scrapes its metrics with Karmada's names.
 func TestControllerManagerComponent(t *testing.T) {
+	framework.Parallel(t)
 	kube, _ := mcoClients(t)
 	lease, err := kube.CoordinationV1().Leases("kube-system").Get(context.Background(), "mco-controller-manager", metav1.GetOptions{})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 // propagates 200 Deployments, then started again: every member ends with
 // exactly the expected objects, none missing, none extra, none duplicated.
 func TestCrashSafety(t *testing.T) {
+	framework.Serial(t, "kills and restarts mco-controller-manager")
 	const count = 200
 	ns := namespace(t, "e2e-crash")
 	var b strings.Builder

@@ -92,6 +92,7 @@ func applyUntilMapped(t *testing.T, yaml string) {
 // (cluster-scoped) propagates too; deleting the CRD on mco removes its
 // instances' bindings and Works and the CRD and instances in the members.
 func TestCustomResourcesPropagate(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-crd")
 	const crd = "widgets.shop.e2e.example.com"
 	widgets := schema.GroupVersionResource{Group: "shop.e2e.example.com", Version: "v1", Resource: "widgets"}
@@ -203,6 +204,7 @@ spec: {size: large}
 // killed with SIGKILL between a CRD and its instances; started again,
 // every member ends with the CRD and every instance.
 func TestCustomResourcesAfterControllerManagerKill(t *testing.T) {
+	framework.Serial(t, "kills and restarts mco-controller-manager")
 	ns := namespace(t, "e2e-crd-crash")
 	const crd = "sprockets.crash.e2e.example.com"
 	gv := "crash.e2e.example.com/v1"
@@ -212,6 +214,13 @@ func TestCustomResourcesAfterControllerManagerKill(t *testing.T) {
 	if err := cm.Kill(); err != nil {
 		t.Fatal(err)
 	}
+	// A failure before the restart below must not leave the suite
+	// without a controller-manager.
+	t.Cleanup(func() {
+		if !cm.Running() {
+			_ = cm.Restart()
+		}
+	})
 	var b strings.Builder
 	for i := 0; i < 5; i++ {
 		fmt.Fprintf(&b, "---\napiVersion: %s\nkind: Sprocket\nmetadata: {name: s%d, namespace: %s}\nspec: {replicas: 1}\n", gv, i, ns)

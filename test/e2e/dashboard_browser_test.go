@@ -21,6 +21,7 @@ import (
 // reload. Screenshots of the pages go to _output/dashboard-screenshots
 // (and, with MCO_E2E_UPDATE_SCREENSHOTS=1, to docs/images for the README).
 func TestDashboardInBrowser(t *testing.T) {
+	framework.Serial(t, "pauses member2, which taints it and evicts every workload there")
 	ns := namespace(t, "e2e-dashboard-browser")
 	kubectl(t, "", "-n", ns, "apply", "-f", "../../artifacts/examples/nginx-deployment.yaml",
 		"-f", "../../artifacts/examples/nginx-propagationpolicy.yaml", "-f", "../../artifacts/examples/nginx-overridepolicy.yaml")

@@ -92,6 +92,7 @@ func get(t *testing.T, c *http.Client, url string) (int, string) {
 // to view in one namespace sees only that namespace's workloads, and its
 // rollout without the pause button the admin gets.
 func TestDashboard(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-dashboard")
 	other := namespace(t, "e2e-dashboard-other")
 	kubectl(t, deploymentYAML(ns, "web", 4, "10m")+"---\n"+weightedPolicy(ns, "web", "member1", "member3", 1, 1, "")+"---\n"+

@@ -22,12 +22,16 @@ var embeddedEtcdURL = regexp.MustCompile(`"Embedded etcd is serving" url="(http:
 // TestMemberCredentialsEncryptedAtRest: the token join stored for member1,
 // read straight from mco's etcd, is encrypted, not plain text.
 func TestMemberCredentialsEncryptedAtRest(t *testing.T) {
+	framework.Parallel(t)
 	log, err := os.ReadFile(framework.Env.MCO.APIServer.Log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := embeddedEtcdURL.FindSubmatch(log)
-	if m == nil {
+	// The log holds every start of mco-apiserver (a serial test restarts
+	// it), and each start serves etcd on a port of its own: the last is
+	// the one serving.
+	all := embeddedEtcdURL.FindAllSubmatch(log, -1)
+	if len(all) == 0 {
 		t.Fatalf("no embedded etcd URL in %s", framework.Env.MCO.APIServer.Log)
 	}
 	kube, _ := mcoClients(t)
@@ -41,7 +45,7 @@ func TestMemberCredentialsEncryptedAtRest(t *testing.T) {
 	if len(token) < 16 {
 		t.Fatalf("member1's credentials hold no token")
 	}
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{string(m[1])}, DialTimeout: 5 * time.Second})
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{string(all[len(all)-1][1])}, DialTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 // label with dynamic weights, an OverridePolicy for cn-south's registry)
 // reaches member1 and member3, not member2 (staging), and rolls out.
 func TestREADMEExample(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-readme")
 	out := kubectl(t, "", "-n", ns, "apply", "-f", "../../artifacts/examples/")
 	for _, want := range []string{"deployment.apps/nginx", "propagationpolicy.policy.karmada.io/nginx-propagation", "overridepolicy.policy.karmada.io/nginx-override"} {
@@ -65,6 +66,7 @@ func appliedBy(d *appsv1.Deployment, manager string) bool {
 // template's deletion on mco removes its binding and Work but leaves the
 // member's Deployment running, without mco's marks.
 func TestPreserveResourcesOnDeletion(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-preserve")
 	policy := strings.Replace(onlyOn(ns, "kept", "member1", "Abort"), "spec:\n", "spec:\n  preserveResourcesOnDeletion: true\n", 1)
 	kubectl(t, deploymentYAML(ns, "kept", 1, "100m")+"---\n"+policy, "apply", "-f", "-")
@@ -99,6 +101,7 @@ func TestPreserveResourcesOnDeletion(t *testing.T) {
 // stamps on a policy holds it while no controller-manager runs; the next
 // one releases the policy's claims, then lets it go.
 func TestPolicyDeletedWhileControllerManagerDown(t *testing.T) {
+	framework.Serial(t, "stops mco-controller-manager")
 	ns := namespace(t, "e2e-policy-offline")
 	kubectl(t, deploymentYAML(ns, "web", 1, "100m")+"---\n"+onlyOn(ns, "web", "member2", "Abort"), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member2": 1})

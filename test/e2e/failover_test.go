@@ -57,6 +57,7 @@ func waitClusterHealthy(t *testing.T, name string) {
 // survivor runs; when member2 is back its taints go, the eviction ends and
 // exactly the asked replicas run.
 func TestFailoverMovesReplicas(t *testing.T) {
+	framework.Serial(t, "pauses member2, which taints it and evicts every workload there")
 	ns := namespace(t, "e2e-failover")
 	kubectl(t, deploymentYAML(ns, "web", 4, "100m")+"---\n"+staticWeightPolicy(ns, "web", 1, 1), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 2, "member2": 2})
@@ -115,6 +116,7 @@ func TestFailoverMovesReplicas(t *testing.T) {
 // on member2 when it fails; the binding's condition and an Event say why;
 // back, it still runs there and nothing is left to clean.
 func TestFailoverWithoutAlternative(t *testing.T) {
+	framework.Serial(t, "pauses member2, which taints it and evicts every workload there")
 	ns := namespace(t, "e2e-failover-only")
 	kubectl(t, deploymentYAML(ns, "web", 2, "100m")+"---\n"+onlyOn(ns, "web", "member2", "Abort"), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member2": 2})
@@ -156,6 +158,7 @@ func TestFailoverWithoutAlternative(t *testing.T) {
 // member, with reason ApplicationFailure. purgeMode Never keeps the task
 // (and the old copy), so the member stays excluded while the test looks.
 func TestApplicationFailover(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-app-failover")
 	failover := `  propagateDeps: true
   failover:
@@ -225,6 +228,7 @@ func waitNoExecuteTaint(t *testing.T, name string) {
 // member to fail, at most one (the limiter's burst) moves while the
 // others wait for the limiter.
 func TestEvictionSlowsWhenMostClustersFail(t *testing.T) {
+	framework.Serial(t, "pauses member1 and member2 and reads the scheduler's eviction queue")
 	ns := namespace(t, "e2e-eviction-rate")
 	var docs []string
 	for i := 0; i < 3; i++ {

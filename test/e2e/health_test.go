@@ -60,6 +60,7 @@ func metricLine(ctx context.Context, base, series string) string {
 // gets the NoSchedule not-ready taint; back, it turns Ready again and the
 // taint goes. cluster_ready_state and the resource gauges follow.
 func TestClusterHealthAndTaints(t *testing.T) {
+	framework.Serial(t, "pauses member2, which taints it and evicts every workload there")
 	m := framework.Env.Member("member2")
 	if err := m.APIServer.Pause(); err != nil {
 		t.Fatal(err)

@@ -48,6 +48,7 @@ func kwokChart(t *testing.T) string {
 // carry the release's objects to the members (Helm's own release Secret
 // stays on mco), and helm upgrade and uninstall on mco follow through.
 func TestHelmReleaseOnMCO(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-helm")
 	release := "kwok"
 	name := release + "-controller" // the chart's full name for its objects
@@ -109,6 +110,7 @@ spec:
 // renders, by the release's label), and helm upgrade and uninstall on mco
 // follow through there.
 func TestHelmMCOChartOnMCO(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-helm-mco")
 	const release = "mco"
 	kinds := []struct {
@@ -163,6 +165,7 @@ spec:
 // its templates use installs into mco with helm install, and the CRD, the
 // custom resource and the Deployment reach the members.
 func TestHelmChartWithCRDs(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-helm-crds")
 	const release = "gizmo"
 	kubectl(t, fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1

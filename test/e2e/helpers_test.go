@@ -8,7 +8,6 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -64,11 +63,23 @@ func eventually(t *testing.T, timeout time.Duration, what string, cond func(ctx 
 }
 
 // memberReplicas returns spec.replicas of a Deployment in each member (-1
-// when it is absent there).
+// when it is absent there, -2 when the member did not answer).
 func memberReplicas(ctx context.Context, t *testing.T, ns, name string) map[string]int32 {
+	return replicasIn(ctx, t, ns, name, members)
+}
+
+// memberAnswerTimeout bounds one read from a member in a poll: a member a
+// test has paused does not answer, and the poll goes on with the others.
+const memberAnswerTimeout = 3 * time.Second
+
+// replicasIn returns spec.replicas of a Deployment in each of the given
+// members, as memberReplicas does.
+func replicasIn(ctx context.Context, t *testing.T, ns, name string, in []string) map[string]int32 {
 	out := map[string]int32{}
-	for _, m := range members {
+	for _, m := range in {
+		ctx, cancel := context.WithTimeout(ctx, memberAnswerTimeout)
 		d, err := memberClient(t, m).AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
+		cancel()
 		switch {
 		case apierrors.IsNotFound(err):
 			out[m] = -1
@@ -82,12 +93,18 @@ func memberReplicas(ctx context.Context, t *testing.T, ns, name string) map[stri
 }
 
 // waitReplicas waits until the members run the given replica counts (-1:
-// absent).
+// absent); it reads only the members named.
 func waitReplicas(t *testing.T, ns, name string, want map[string]int32) {
 	t.Helper()
 	_, mco := mcoClients(t)
+	var in []string
+	for _, m := range members {
+		if _, ok := want[m]; ok {
+			in = append(in, m)
+		}
+	}
 	eventually(t, 90*time.Second, fmt.Sprintf("deployment %s/%s in members %v", ns, name, want), func(ctx context.Context) (bool, string) {
-		got := memberReplicas(ctx, t, ns, name)
+		got := replicasIn(ctx, t, ns, name, in)
 		for m, w := range want {
 			if got[m] != w {
 				return false, fmt.Sprintf("members have %v; %s", got, bindingSummary(ctx, mco, ns, name+"-deployment"))
@@ -111,16 +128,11 @@ func bindingSummary(ctx context.Context, mco mcoclient.Interface, ns, name strin
 	return fmt.Sprintf("binding %s scheduled to %v, conditions %v", name, b.Spec.Clusters, conds)
 }
 
-// namespace creates a namespace on mco for one test (left in place: the
-// environment is torn down after the suite).
-func namespace(t *testing.T, name string) string {
+// namespace creates a namespace on mco for this test alone, named prefix
+// and a random suffix, deleted when the test ends (framework.Namespace).
+func namespace(t *testing.T, prefix string) string {
 	t.Helper()
-	kube, _ := mcoClients(t)
-	_, err := kube.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return name
+	return framework.Namespace(t, prefix)
 }
 
 // deploymentYAML is a Deployment of nginx with a CPU request per replica.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,9 +45,15 @@ func readExample(t *testing.T, name string) string {
 
 // installExampleKinds applies the WebApp and BatchRun CRDs, their
 // customizations and a ClusterPropagationPolicy carrying the CRDs to
-// member1 and member2 (left in place, as the tests' namespaces are).
+// member1 and member2 (left in place), once for the tests that run side
+// by side: a second apply while the first still creates would conflict.
 func installExampleKinds(t *testing.T) {
 	t.Helper()
+	exampleKinds.Lock()
+	defer exampleKinds.Unlock()
+	if exampleKinds.installed {
+		return
+	}
 	kubectl(t, strings.Join([]string{
 		readExample(t, "webapp-crd.yaml"), readExample(t, "batchrun-crd.yaml"),
 		readExample(t, "webapp-customization.yaml"), readExample(t, "batchrun-customization.yaml"),
@@ -63,6 +70,13 @@ spec:
 	waitInMembers(t, []string{"member1", "member2"}, []memberObject{
 		{crds, "", "webapps.demo.example.com"}, {crds, "", "batchruns.demo.example.com"},
 	}, true)
+	exampleKinds.installed = true
+}
+
+// exampleKinds records whether installExampleKinds has run.
+var exampleKinds struct {
+	sync.Mutex
+	installed bool
 }
 
 // webAppYAML is a WebApp with a ConfigMap it reads and its policy: Divided
@@ -150,6 +164,7 @@ func mcoDynamic(t *testing.T) dynamic.Interface {
 // condition and an Event and clears when fixed; and kubectl mco interpret,
 // offline, answers as the controllers did.
 func TestResourceInterpreter(t *testing.T) {
+	framework.Parallel(t)
 	installExampleKinds(t)
 	ns := namespace(t, "e2e-interpreter")
 	applyUntilMapped(t, webAppYAML(ns, "web", 4, "")+`---
@@ -382,6 +397,7 @@ func compareInterpretWithControllers(t *testing.T, ns string) {
 // customization's InterpretHealth, and application failover moves its
 // replicas to member1.
 func TestResourceInterpreterHealthFailover(t *testing.T) {
+	framework.Parallel(t)
 	installExampleKinds(t)
 	ns := namespace(t, "e2e-interpreter-failover")
 	applyUntilMapped(t, webAppYAML(ns, "api", 2, `  failover:

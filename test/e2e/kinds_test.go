@@ -20,6 +20,7 @@ import (
 // members, and the workloads' status comes back summed onto the template
 // (a Job runs to completion through kwok).
 func TestEveryKindPropagates(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-kinds")
 	pod := `{metadata: {labels: {app: %[1]s}}, spec: {containers: [{name: app, image: nginx:1.27}]}}`
 	tmpl := func(name string) string { return fmt.Sprintf(pod, name) }
@@ -130,6 +131,7 @@ spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
 // PropagationPolicy, OverridePolicy), applied unchanged, runs in the
 // members with Karmada's semantics.
 func TestKarmadaSamplesPropagate(t *testing.T) {
+	framework.Parallel(t)
 	dir := repo.RequireKarmadaExamples(t)
 	ns := namespace(t, "e2e-karmada-samples")
 	for _, f := range []string{"samples-nginx-deployment.yaml", "samples-nginx-propagationpolicy.yaml", "samples-nginx-overridepolicy.yaml"} {

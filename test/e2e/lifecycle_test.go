@@ -37,6 +37,7 @@ spec:
 // left alone under Abort, with the Work and the binding saying why, and
 // taken over under Overwrite.
 func TestConflictResolution(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-conflict")
 	ctx := context.Background()
 	member := memberClient(t, "member2")
@@ -96,6 +97,7 @@ func TestConflictResolution(t *testing.T) {
 // TestPausedMemberDoesNotBlockOthers: while member2's kube-apiserver is
 // stopped, member1 still receives updates; member2 catches up on resume.
 func TestPausedMemberDoesNotBlockOthers(t *testing.T) {
+	framework.Serial(t, "pauses member2")
 	ns := namespace(t, "e2e-pause")
 	kubectl(t, deploymentYAML(ns, "web", 1, "100m")+`---
 apiVersion: policy.karmada.io/v1alpha1
@@ -141,6 +143,7 @@ spec:
 // TestDeletingPolicyKeepsMemberObjects: the policy goes, its claim is
 // released, the binding and what was propagated stay.
 func TestDeletingPolicyKeepsMemberObjects(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-policy-delete")
 	kubectl(t, deploymentYAML(ns, "kept", 1, "100m")+"---\n"+onlyOn(ns, "kept", "member1", "Abort"), "apply", "-f", "-")
 	waitReplicas(t, ns, "kept", map[string]int32{"member1": 1})
@@ -176,6 +179,7 @@ func TestDeletingPolicyKeepsMemberObjects(t *testing.T) {
 // again (a Pull member: its agent registering it again) puts the workload
 // back.
 func TestDeletingClusterRemovesItsWorks(t *testing.T) {
+	framework.Serial(t, "deletes the Cluster member3 and joins it again")
 	ns := namespace(t, "e2e-cluster-delete")
 	kubectl(t, deploymentYAML(ns, "web", 1, "100m")+"---\n"+onlyOn(ns, "web", "member3", "Abort"), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member3": 1})

@@ -21,6 +21,7 @@ import (
 // TestMemberRunsDeployments: a member reports Ready fake nodes and a
 // Deployment created directly in it becomes Available.
 func TestMemberRunsDeployments(t *testing.T) {
+	framework.Parallel(t)
 	m := framework.Env.Member("member1")
 	client, err := m.Client()
 	if err != nil {
@@ -72,6 +73,7 @@ func TestMemberRunsDeployments(t *testing.T) {
 // its endpoint and credentials, a Pull one (registered by its agent) with
 // neither.
 func TestMembersAreJoined(t *testing.T) {
+	framework.Parallel(t)
 	cfg, err := localcluster.RESTConfig(framework.Env.MCO.Kubeconfig)
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +110,7 @@ func TestMembersAreJoined(t *testing.T) {
 // TestPauseAndResumeMember: pausing a member's kube-apiserver makes its
 // /readyz time out; resuming brings it back.
 func TestPauseAndResumeMember(t *testing.T) {
+	framework.Serial(t, "pauses member2")
 	m := framework.Env.Member("member2")
 	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, DisableKeepAlives: true,

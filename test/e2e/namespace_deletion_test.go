@@ -9,6 +9,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/mco-org/mco/test/e2e/framework"
 )
 
 // TestNamespaceDeletionAtScale deletes a namespace that holds many
@@ -17,8 +19,9 @@ import (
 // terminating) until mco's is gone, so that the workloads are withdrawn
 // into live namespaces, and none is created again afterwards.
 func TestNamespaceDeletionAtScale(t *testing.T) {
-	const ns, count = "e2e-ns-delete", 40
-	namespace(t, ns)
+	framework.Parallel(t)
+	const count = 40
+	ns := namespace(t, "e2e-ns-delete")
 	var manifests strings.Builder
 	manifests.WriteString(`apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy

@@ -11,6 +11,7 @@ import (
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/names"
+	"github.com/mco-org/mco/test/e2e/framework"
 )
 
 // memberNamespaces reports, per member, the namespace's labels and
@@ -53,6 +54,7 @@ func waitMemberNamespaces(t *testing.T, name, want string) {
 // when it is deleted on mco or labelled skip-auto-propagation; reserved
 // namespaces and namespaces labelled skip-auto-propagation stay on mco.
 func TestNamespacePropagation(t *testing.T) {
+	framework.Parallel(t)
 	const follow, unfollow, skipped, reserved = "e2e-ns-follow", "e2e-ns-unfollow", "e2e-ns-skipped", "kube-e2e-ns"
 	defer func() {
 		_, _ = kubectlErr("", "delete", "namespace", follow, unfollow, skipped, reserved, "--ignore-not-found", "--wait=false")

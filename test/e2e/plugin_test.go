@@ -75,6 +75,7 @@ func (r pluginResult) failsWithOneLine(t *testing.T, what, want string) {
 // for it to be Ready, refuses a second name for it, lists the clusters and
 // reads a Deployment from every Push member through mco's cluster proxy.
 func TestKubectlMCOPlugin(t *testing.T) {
+	framework.Serial(t, "unjoins member2 and joins it again")
 	name := "member3"
 	if framework.Env.Member(name).Spec.Pull {
 		name = "member2"

@@ -14,6 +14,7 @@ import (
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/names"
+	"github.com/mco-org/mco/test/e2e/framework"
 )
 
 // TestDependenciesFollow: with propagateDeps, a ConfigMap a Deployment
@@ -21,6 +22,7 @@ import (
 // to the union of their clusters, and it leaves a cluster no Deployment
 // needs any more.
 func TestDependenciesFollow(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-deps")
 	withConfig := func(name string) string {
 		return fmt.Sprintf(`apiVersion: apps/v1
@@ -79,6 +81,7 @@ func waitConfigMap(t *testing.T, ns, name string, want map[string]bool) {
 // TestSuspendDispatching: suspended, the Works follow the template but the
 // members keep what they had; resumed, the members get the latest.
 func TestSuspendDispatching(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-suspend")
 	policy := func(suspend bool) string {
 		return fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1
@@ -125,6 +128,7 @@ spec:
 // TestPreemption: a PropagationPolicy with preemption Always that names the
 // template takes it from a ClusterPropagationPolicy.
 func TestPreemption(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-preempt")
 	kubectl(t, deploymentYAML(ns, "web", 1, "100m")+fmt.Sprintf(`---
 apiVersion: policy.karmada.io/v1alpha1
@@ -158,6 +162,7 @@ spec:
 // TestDriftIsCorrected: a propagated Deployment edited or deleted by hand
 // in a member is put back.
 func TestDriftIsCorrected(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-drift")
 	kubectl(t, deploymentYAML(ns, "web", 2, "100m")+"---\n"+onlyOn(ns, "web", "member1", "Abort"), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 2})
@@ -188,6 +193,7 @@ func TestDriftIsCorrected(t *testing.T) {
 // TestBadInput: a template no policy selects stays unbound, quietly; a
 // policy selecting a kind mco does not propagate says so in an Event.
 func TestBadInput(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-bad-input")
 	kubectl(t, deploymentYAML(ns, "lonely", 1, "10m")+fmt.Sprintf(`---
 apiVersion: policy.karmada.io/v1alpha1
@@ -219,6 +225,7 @@ spec:
 // every Secret propagates a user's Secret but never mco's own: member
 // credentials in karmada-cluster and anything in kube-* or karmada-es-*.
 func TestReservedNamespacesStayOnMCO(t *testing.T) {
+	framework.Serial(t, "its ClusterPropagationPolicy selects every Secret in every namespace")
 	ns := namespace(t, "e2e-reserved")
 	kubectl(t, fmt.Sprintf(`apiVersion: v1
 kind: Secret

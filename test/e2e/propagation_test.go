@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mco-org/mco/pkg/names"
+	"github.com/mco-org/mco/test/e2e/framework"
 )
 
 // staticWeightPolicy places a Deployment on member1 and member2 with
@@ -43,6 +44,7 @@ spec:
 // applied with kubectl reach the members with their replica shares, the
 // summed status shows on mco, and scaling, reweighting and deletion follow.
 func TestStaticWeightPropagation(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-static")
 	kubectl(t, deploymentYAML(ns, "web", 6, "100m")+"---\n"+staticWeightPolicy(ns, "web", 2, 1), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 4, "member2": 2, "member3": -1})
@@ -94,6 +96,7 @@ func TestStaticWeightPropagation(t *testing.T) {
 // TestDuplicatedAndDynamicWeight: Duplicated sends every replica to every
 // cluster; dynamic weight divides by what each cluster has room for.
 func TestDuplicatedAndDynamicWeight(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-division")
 	kubectl(t, deploymentYAML(ns, "dup", 3, "100m")+`---
 apiVersion: policy.karmada.io/v1alpha1
@@ -142,6 +145,7 @@ spec:
 // TestOverridePolicy: per-cluster image registries, a label per cluster and
 // a plaintext replace, applied in Karmada's order.
 func TestOverridePolicy(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-override")
 	kubectl(t, deploymentYAML(ns, "app", 2, "100m")+`---
 apiVersion: policy.karmada.io/v1alpha1
@@ -196,7 +200,21 @@ spec:
 // cluster writes nothing there, says which policy and rule in the
 // binding's condition, and does not hold back the other clusters.
 func TestMalformedOverride(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-bad-override")
+	// The override goes first: one applied with the workload may reach
+	// the binding controller after the first Works are written, and then
+	// member3's stays as it was, without the override (as in Karmada,
+	// whose answer is the policy's dependentOverrides).
+	kubectl(t, `apiVersion: policy.karmada.io/v1alpha1
+kind: OverridePolicy
+metadata: {name: broken, namespace: `+ns+`}
+spec:
+  overrideRules:
+  - targetCluster: {clusterNames: [member3]}
+    overriders:
+      plaintext: [{path: /spec/no/such/field, operator: replace, value: 1}]
+`, "apply", "-f", "-")
 	kubectl(t, deploymentYAML(ns, "app", 1, "100m")+`---
 apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
@@ -206,15 +224,6 @@ spec:
   placement:
     clusterAffinity: {clusterNames: [member1, member3]}
     replicaScheduling: {replicaSchedulingType: Duplicated}
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: OverridePolicy
-metadata: {name: broken, namespace: `+ns+`}
-spec:
-  overrideRules:
-  - targetCluster: {clusterNames: [member3]}
-    overriders:
-      plaintext: [{path: /spec/no/such/field, operator: replace, value: 1}]
 `, "apply", "-f", "-")
 	waitReplicas(t, ns, "app", map[string]int32{"member1": 1, "member3": -1})
 	_, mco := mcoClients(t)

@@ -40,6 +40,7 @@ func proxyConfig(t *testing.T, cluster string) *rest.Config {
 // a user the member does not authorise gets the member's 403, and a
 // caller without credentials gets 401.
 func TestClusterProxy(t *testing.T) {
+	framework.Parallel(t)
 	ctx := context.Background()
 	client := kubernetes.NewForConfigOrDie(proxyConfig(t, "member1"))
 	nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
@@ -109,6 +110,7 @@ func TestClusterProxy(t *testing.T) {
 // TestClusterProxyPausedMember: a member that does not answer gives 503
 // within mco's proxy timeout instead of hanging the caller.
 func TestClusterProxyPausedMember(t *testing.T) {
+	framework.Serial(t, "pauses member2")
 	m := framework.Env.Member("member2")
 	if err := m.APIServer.Pause(); err != nil {
 		t.Fatal(err)

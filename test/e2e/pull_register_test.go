@@ -23,6 +23,7 @@ import (
 // deletes the Cluster, revokes the credential and removes the agent from
 // the member; registering again brings the cluster back.
 func TestPullRegisterUnregister(t *testing.T) {
+	framework.Serial(t, "unregisters member3 and registers it again")
 	m := pullMember(t)
 	name := m.Spec.Name
 	ctx := context.Background()

@@ -29,6 +29,7 @@ import (
 // killed (its Lease lapses, mco marks it Unknown); each time the Pull
 // member comes back the replicas add up to what was asked, none twice.
 func TestPullMemberFailover(t *testing.T) {
+	framework.Serial(t, "pauses member3 and kills its mco-agent")
 	m := pullMember(t)
 	name := m.Spec.Name
 	ns := namespace(t, "e2e-pull-failover")
@@ -133,6 +134,7 @@ func agentRequests(ctx context.Context, t *testing.T, m *localcluster.Member) (t
 // requests, not a busy loop), and once mco is back converges from the
 // Works: the change is undone and what was applied since arrives.
 func TestPullAgentWhileMCOIsAway(t *testing.T) {
+	framework.Serial(t, "stops mco-apiserver for a minute")
 	m := pullMember(t)
 	name := m.Spec.Name
 	ns := namespace(t, "e2e-pull-away")
@@ -239,6 +241,7 @@ func agentClients(t *testing.T, m *localcluster.Member) (kubernetes.Interface, m
 // cluster's Works, Cluster and Lease, and is refused (403) everything
 // else: another cluster's Works, Cluster and Lease, templates, Secrets.
 func TestPullAgentIdentity(t *testing.T) {
+	framework.Parallel(t)
 	m := pullMember(t)
 	name := m.Spec.Name
 	kube, mco := agentClients(t, m)
@@ -294,6 +297,7 @@ func TestPullAgentIdentity(t *testing.T) {
 // TestPullMemberNotProxied: mco does not dial a Pull member, so its
 // cluster proxy answers 503 with the reason.
 func TestPullMemberNotProxied(t *testing.T) {
+	framework.Parallel(t)
 	m := pullMember(t)
 	out, err := kubectlErr("", "get", "--raw", proxyPath(m.Spec.Name)+"/api/v1/namespaces")
 	if err == nil {

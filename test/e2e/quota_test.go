@@ -10,6 +10,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/mco-org/mco/test/e2e/framework"
 )
 
 // frqYAML is a FederatedResourceQuota of the namespace: an overall cpu
@@ -36,6 +38,7 @@ spec:
 // lowering the limit evicts nothing; removing an assignment or the quota
 // removes the members' ResourceQuotas.
 func TestFederatedResourceQuota(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-quota")
 	kubectl(t, frqYAML(ns, "1", "member1", "member3"), "apply", "-f", "-")
 	kubectl(t, deploymentYAML(ns, "app", 2, "200m")+"---\n"+weightedPolicy(ns, "app", "member1", "member3", 1, 1, ""), "apply", "-f", "-")

@@ -62,6 +62,7 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: erin}]
 // table of users, groups, verbs, resources, subresources, namespaces,
 // resource names and non-resource URLs.
 func TestRBACMatchesKubeAPIServer(t *testing.T) {
+	framework.Parallel(t)
 	kubectl(t, rbacFixture, "apply", "-f", "-")
 	kubectl(t, rbacFixture, "--kubeconfig", framework.Env.Member("member1").Kubeconfig, "apply", "-f", "-")
 	kube, _ := mcoClients(t)

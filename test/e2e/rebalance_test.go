@@ -9,6 +9,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/mco-org/mco/test/e2e/framework"
 )
 
 // TestRebalanceAfterFailover: replicas divided by available capacity over
@@ -18,6 +20,7 @@ import (
 // both clusters again. 20 small replicas, so that member2 gets a share
 // however busy the other tests have left it.
 func TestRebalanceAfterFailover(t *testing.T) {
+	framework.Serial(t, "pauses member2, which taints it and evicts every workload there")
 	// Every member healthy first: were another still recovering from an
 	// earlier test (the Pull failover), member2's pause would leave most
 	// clusters unhealthy, and evictions would slow to the secondary rate.
@@ -93,6 +96,7 @@ spec:
 // deleted after its TTL; kubectl mco rebalance of a missing workload
 // says why and fails.
 func TestRebalanceMissingWorkload(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "e2e-rebalance")
 	kubectl(t, deploymentYAML(ns, "web", 2, "10m")+"---\n"+staticWeightPolicy(ns, "web", 1, 1), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member2": 1})

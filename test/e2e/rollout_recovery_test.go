@@ -16,9 +16,9 @@ import (
 
 // TestStagedRolloutRecovers: onFailure Rollback undoes a bad revision by
 // itself; a second change mid-rollout supersedes the first, which the
-// later waves never see; a paused rollout stays paused across a kill -9
-// of mco-controller-manager and goes on when resumed.
+// later waves never see.
 func TestStagedRolloutRecovers(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "staged-recovers")
 	kubectl(t, stagedAppYAML(ns, "api", "nginx:1.27", "  onFailure: Rollback\n"), "apply", "-f", "-")
 	waitRollout(t, ns, "api", 1, rolloutv1alpha1.ConditionComplete, 90*time.Second)
@@ -64,17 +64,27 @@ func TestStagedRolloutRecovers(t *testing.T) {
 			t.Fatalf("the superseded revision reached %v", m)
 		}
 	}
+}
 
-	// Paused mid-rollout, kill -9, restart: still paused; resume finishes.
+// TestStagedRolloutPausedAcrossRestart: a rollout paused in its first wave
+// stays paused across a kill -9 of mco-controller-manager and goes on when
+// resumed.
+func TestStagedRolloutPausedAcrossRestart(t *testing.T) {
+	framework.Serial(t, "kills and restarts mco-controller-manager")
+	ns := namespace(t, "staged-restart")
+	kubectl(t, stagedAppYAML(ns, "api", "nginx:1.27", ""), "apply", "-f", "-")
+	waitRollout(t, ns, "api", 1, rolloutv1alpha1.ConditionComplete, 90*time.Second)
+	// The first wave soaks for 12 s: time enough to pause it, short enough
+	// that the hold below outlasts it.
 	kubectl(t, "", "-n", ns, "patch", "rolloutpolicy", "api", "--type=json",
-		"-p", `[{"op": "replace", "path": "/spec/waves/0/healthyFor", "value": "30s"}]`)
+		"-p", `[{"op": "replace", "path": "/spec/waves/0/healthyFor", "value": "12s"}]`)
 	kubectl(t, "", "-n", ns, "set", "image", "deploy/api", "app=nginx:1.30")
 	eventually(t, 60*time.Second, "member2 at nginx:1.30", func(ctx context.Context) (bool, string) {
 		m := memberImages(ctx, t, ns, "api")
 		return m["member2"] == "nginx:1.30", fmt.Sprint(m)
 	})
 	kubectlMCO(t, "rollout", "pause", "-n", ns, "deploy/api").mustSucceed(t, "pause")
-	waitRollout(t, ns, "api", 5, rolloutv1alpha1.ConditionPaused, 30*time.Second)
+	waitRollout(t, ns, "api", 2, rolloutv1alpha1.ConditionPaused, 30*time.Second)
 	cm := framework.Env.MCO.ControllerManager
 	if err := cm.Kill(); err != nil {
 		t.Fatal(err)
@@ -82,25 +92,28 @@ func TestStagedRolloutRecovers(t *testing.T) {
 	if err := cm.Restart(); err != nil {
 		t.Fatal(err)
 	}
-	// Past healthyFor (30s), a rollout that forgot its pause would go on.
-	holds(t, 35*time.Second, "a paused rollout stays paused after a restart", func(ctx context.Context) (bool, string) {
+	// Past healthyFor (12 s, counted from before the kill) and the killed
+	// leader's lease (8 s in this suite), a rollout that forgot its pause
+	// would go on.
+	holds(t, 20*time.Second, "a paused rollout stays paused after a restart", func(ctx context.Context) (bool, string) {
 		m := memberImages(ctx, t, ns, "api")
-		return m["member1"] == "nginx:1.29" && m["member3"] == "nginx:1.29", fmt.Sprint(m)
+		return m["member1"] == "nginx:1.27" && m["member3"] == "nginx:1.27", fmt.Sprint(m)
 	})
-	waitRollout(t, ns, "api", 5, rolloutv1alpha1.ConditionPaused, 30*time.Second)
+	waitRollout(t, ns, "api", 2, rolloutv1alpha1.ConditionPaused, 30*time.Second)
 	kubectlMCO(t, "rollout", "resume", "-n", ns, "deploy/api").mustSucceed(t, "resume")
 	follow := kubectlMCO(t, "rollout", "status", "-n", ns, "deploy/api", "-w", "--timeout", "2m")
 	follow.mustSucceed(t, "rollout status -w until complete")
-	if !strings.Contains(follow.stdout, "State: Complete") || !strings.Contains(follow.stdout, "revision 5, stable 5") {
+	if !strings.Contains(follow.stdout, "State: Complete") || !strings.Contains(follow.stdout, "revision 2, stable 2") {
 		t.Fatalf("rollout status -w did not follow to the end:\n%s", follow.stdout)
 	}
-	waitRollout(t, ns, "api", 5, rolloutv1alpha1.ConditionComplete, 10*time.Second)
+	waitRollout(t, ns, "api", 2, rolloutv1alpha1.ConditionComplete, 10*time.Second)
 }
 
 // TestStagedRolloutOfAClusterScopedTemplate: a ClusterRolloutPolicy stages
 // a ClusterRole's change, member2 first; its record lives in
 // karmada-system.
 func TestStagedRolloutOfAClusterScopedTemplate(t *testing.T) {
+	framework.Parallel(t)
 	kubectl(t, `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata: {name: staged-reader}
@@ -158,7 +171,7 @@ spec:
 	eventually(t, 30*time.Second, "the record and revisions go with the policy", func(ctx context.Context) (bool, string) {
 		_, err := get(ctx)
 		kube, _ := mcoClients(t)
-		revs, _ := kube.AppsV1().ControllerRevisions("karmada-system").List(ctx, metav1.ListOptions{LabelSelector: rolloutv1alpha1.RolloutLabel})
+		revs, _ := kube.AppsV1().ControllerRevisions("karmada-system").List(ctx, metav1.ListOptions{LabelSelector: rolloutv1alpha1.RolloutLabel + "=staged-reader-clusterrole"})
 		return apierrors.IsNotFound(err) && len(revs.Items) == 0, fmt.Sprintf("rollout: %v; %d revisions", err, len(revs.Items))
 	})
 }

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
+	"github.com/mco-org/mco/test/e2e/framework"
 )
 
 // stagedAppYAML is a Deployment with one replica in each of the three
@@ -155,6 +156,7 @@ func holds(t *testing.T, d time.Duration, what string, cond func(ctx context.Con
 // and undone at once while member1 and member3 never saw it, and the
 // history of it all.
 func TestStagedRollout(t *testing.T) {
+	framework.Parallel(t)
 	ns := namespace(t, "staged")
 	kubectl(t, stagedAppYAML(ns, "web", "nginx:1.27", ""), "apply", "-f", "-")
 	waitRollout(t, ns, "web", 1, rolloutv1alpha1.ConditionComplete, 90*time.Second)

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
+	"github.com/mco-org/mco/test/e2e/framework"
 )
 
 const (
@@ -138,6 +139,7 @@ func clusterTaint(ctx context.Context, t *testing.T, cluster, key string) (*core
 // TestDefaultFailoverTaintPolicyExists: mco-controller-manager created
 // mco-default-failover as documented and recorded that it did.
 func TestDefaultFailoverTaintPolicyExists(t *testing.T) {
+	framework.Parallel(t)
 	kube, mco := mcoClients(t)
 	eventually(t, 30*time.Second, "mco-default-failover created", func(ctx context.Context) (bool, string) {
 		p, err := mco.PolicyV1alpha1().ClusterTaintPolicies().Get(ctx, taintpolicy.DefaultPolicyName, metav1.GetOptions{})
@@ -161,8 +163,25 @@ func TestDefaultFailoverTaintPolicyExists(t *testing.T) {
 // True on its status, and untaints it when the condition turns False;
 // member2, not targeted, stays untainted with the same condition.
 func TestClusterTaintPolicyFollowsConditions(t *testing.T) {
+	framework.Serial(t, "taints member1 and member2 NoSchedule")
 	_, mco := mcoClients(t)
 	t.Cleanup(func() {
+		// Deleting a policy leaves its taints: when the test stopped
+		// half-way, the conditions turn False first and the taints go
+		// before the policies do.
+		if t.Failed() {
+			for _, m := range []string{"member1", "member2"} {
+				setClusterCondition(t, m, maintenanceCondition, metav1.ConditionFalse)
+			}
+			eventually(t, 30*time.Second, "the e2e taints gone", func(ctx context.Context) (bool, string) {
+				for _, c := range []struct{ cluster, key string }{{"member1", maintenanceTaint}, {"member2", "e2e.mco-org.github.io/witness"}} {
+					if taint, err := clusterTaint(ctx, t, c.cluster, c.key); err != nil || taint != nil {
+						return false, fmt.Sprintf("%s: %v %v", c.cluster, taint, err)
+					}
+				}
+				return true, ""
+			})
+		}
 		for _, name := range []string{"e2e-maintenance", "e2e-maintenance-witness"} {
 			err := mco.PolicyV1alpha1().ClusterTaintPolicies().Delete(context.Background(), name, metav1.DeleteOptions{})
 			if err != nil && !apierrors.IsNotFound(err) {

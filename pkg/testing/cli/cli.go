@@ -42,13 +42,15 @@ func (k Kubectl) Must(t testing.TB, stdin string, args ...string) string {
 }
 
 // Eventually polls cond every 250ms until it holds, failing t with its
-// last message after timeout. A message from a call cut short by the
+// last message after timeout; a wait of over a second is logged with its
+// length, so that a slow test shows where its time went. A message from a call cut short by the
 // timeout itself (its requests failing with the context, or refused by a
 // rate limiter that would pass the deadline) does not replace the one
 // before.
 func Eventually(t testing.TB, timeout time.Duration, what string, cond func(ctx context.Context) (bool, string)) {
 	t.Helper()
 	last := ""
+	start := time.Now()
 	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
 		ok, msg := cond(ctx)
 		if last == "" || !nearDeadline(ctx) {
@@ -58,6 +60,9 @@ func Eventually(t testing.TB, timeout time.Duration, what string, cond func(ctx 
 	})
 	if err != nil {
 		t.Fatalf("%s: not within %s: %s", what, timeout, last)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Logf("%s: after %s", what, d.Round(100*time.Millisecond))
 	}
 }
 

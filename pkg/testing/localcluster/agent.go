@@ -56,7 +56,7 @@ func (e *Env) startAgent(ctx context.Context, m *Member, admin *rest.Config) err
 // credential written for it (in AgentSecret when set), and waits until it
 // is connected to mco.
 func (e *Env) StartAgent(ctx context.Context, m *Member) error {
-	c, err := startClientComponent(ctx, "mco-agent", e.BinDir, m.Kubeconfig, filepath.Join(e.Dir, "logs", m.Spec.Name), agentArgs(m))
+	c, err := startClientComponent(ctx, "mco-agent", e.BinDir, m.Kubeconfig, filepath.Join(e.Dir, "logs", m.Spec.Name), agentArgs(m, e.Timing))
 	if c != nil {
 		m.Agent, m.AgentPort = c.Process, c.Port
 	}
@@ -67,22 +67,19 @@ func (e *Env) StartAgent(ctx context.Context, m *Member) error {
 }
 
 // agentArgs are mco-agent's flags here: the member's identity, and the
-// short periods of controllerManagerArgs.
-func agentArgs(m *Member) []string {
+// environment's timing.
+func agentArgs(m *Member, timing Timing) []string {
 	credential := "--mco-kubeconfig=" + m.AgentKubeconfig
 	if m.AgentSecret != "" {
 		credential = "--mco-kubeconfig-secret=" + m.AgentSecret
 	}
-	args := []string{
+	args := append([]string{
 		credential,
 		"--cluster-name=" + m.Spec.Name,
 		"--cluster-region=" + m.Spec.Region,
 		"--cluster-zones=" + m.Spec.Zone,
-		"--cluster-status-update-frequency=2s",
-		"--cluster-failure-threshold=10s", "--cluster-success-threshold=5s",
-		"--cluster-lease-duration=30s",
 		clientQPS, clientBurst,
-	}
+	}, timing.agentFlags()...)
 	if len(m.Spec.Labels) > 0 {
 		var labels []string
 		for k, v := range m.Spec.Labels {

@@ -164,7 +164,7 @@ func startAggregatedControlPlane(ctx context.Context, env *Env, identities Ident
 	if err := reg.apply(ctx, cfg); err != nil {
 		return c, err
 	}
-	return c, c.startComponents(ctx, env.BinDir, logDir, as("scheduler"), as("controller-manager"))
+	return c, c.startComponents(ctx, env, logDir, as("scheduler"), as("controller-manager"))
 }
 
 // aggregatedGroupVersions are the API versions mco-apiserver serves in

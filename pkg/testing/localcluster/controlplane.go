@@ -75,36 +75,25 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 		return c, err
 	}
 	// Each component runs as its own least-privileged identity.
-	return c, c.startComponents(ctx, env.BinDir, logDir, SchedulerKubeconfig(c.DataDir), ControllerManagerKubeconfig(c.DataDir))
+	return c, c.startComponents(ctx, env, logDir, SchedulerKubeconfig(c.DataDir), ControllerManagerKubeconfig(c.DataDir))
 }
 
 // startComponents starts mco-scheduler and mco-controller-manager with
 // the given kubeconfigs and records them in c, also when one fails to
 // become ready, so that it is stopped with the rest.
-func (c *ControlPlane) startComponents(ctx context.Context, binDir, logDir, schedulerKubeconfig, controllerManagerKubeconfig string) error {
-	sched, err := StartScheduler(ctx, binDir, schedulerKubeconfig, logDir, clientQPS, clientBurst)
+func (c *ControlPlane) startComponents(ctx context.Context, env *Env, logDir, schedulerKubeconfig, controllerManagerKubeconfig string) error {
+	sched, err := StartScheduler(ctx, env.BinDir, schedulerKubeconfig, logDir, append(env.Timing.leaderFlags(), clientQPS, clientBurst)...)
 	if sched != nil {
 		c.SchedulerPort, c.Scheduler = sched.Port, sched.Process
 	}
 	if err != nil {
 		return err
 	}
-	cm, err := StartControllerManager(ctx, binDir, controllerManagerKubeconfig, logDir, controllerManagerArgs()...)
+	cm, err := StartControllerManager(ctx, env.BinDir, controllerManagerKubeconfig, logDir, append(env.Timing.controllerManagerFlags(), clientQPS, clientBurst)...)
 	if cm != nil {
 		c.ControllerManagerPort, c.ControllerManager = cm.Port, cm.Process
 	}
 	return err
-}
-
-// controllerManagerArgs are mco-controller-manager's flags here: short
-// periods, so that demos and tests see member changes quickly.
-func controllerManagerArgs() []string {
-	return []string{
-		"--cluster-status-update-frequency=2s",
-		"--cluster-failure-threshold=10s", "--cluster-success-threshold=5s",
-		"--cluster-monitor-grace-period=30s", "--cluster-startup-grace-period=30s",
-		clientQPS, clientBurst,
-	}
 }
 
 // joinAll registers every member with mco as a Push cluster, through the

@@ -44,6 +44,9 @@ type Options struct {
 	Aggregated        bool
 	HostAPIServerArgs []string
 	Identities        Identities
+	// Timing sets how soon mco sees a member's health change
+	// (DefaultTiming when nil).
+	Timing *Timing
 }
 
 // Env is a running set of member clusters (and mco), persisted in
@@ -59,6 +62,8 @@ type Env struct {
 	// Host is the cluster mco-apiserver is aggregated into, if any.
 	Host *Member       `json:"host,omitempty"`
 	MCO  *ControlPlane `json:"mco,omitempty"`
+	// Timing is what mco-controller-manager and the agents run with.
+	Timing Timing `json:"timing"`
 }
 
 const stateFile = "state.json"
@@ -71,7 +76,13 @@ func Up(ctx context.Context, o Options) (env *Env, err error) {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
 	}
-	env = &Env{Dir: o.Dir, BinDir: o.BinDir, KwokStages: filepath.Join(o.BinDir, "kwok-stages.yaml")}
+	env = &Env{Dir: o.Dir, BinDir: o.BinDir, KwokStages: filepath.Join(o.BinDir, "kwok-stages.yaml"), Timing: DefaultTiming()}
+	if o.Timing != nil {
+		env.Timing = *o.Timing
+	}
+	if err := env.Timing.Validate(); err != nil {
+		return nil, err
+	}
 	defer func() {
 		// A panic (in an Identities hook, say) stops what was started too.
 		if r := recover(); r != nil {
@@ -188,6 +199,9 @@ func Load(dir string) (*Env, error) {
 	env := &Env{}
 	if err := readJSON(filepath.Join(dir, stateFile), env); err != nil {
 		return nil, fmt.Errorf("no environment in %s: %w", dir, err)
+	}
+	if env.Timing == (Timing{}) {
+		env.Timing = DefaultTiming() // written before timings were kept
 	}
 	return env, nil
 }

@@ -99,7 +99,7 @@ func startHAControlPlane(ctx context.Context, env *Env, lbCommand []string) (*Co
 	if err != nil {
 		return c, err
 	}
-	err = c.startComponents(ctx, env.BinDir, logDir, schedConfig, cmConfig)
+	err = c.startComponents(ctx, env, logDir, schedConfig, cmConfig)
 	// The HA lists are what is stopped: the first replicas go in first.
 	if c.Scheduler != nil {
 		c.HA.Schedulers = append(c.HA.Schedulers, c.Scheduler)

@@ -5,10 +5,12 @@ package framework
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,9 +27,39 @@ const PullMember = "member3"
 // BinDir holds the binaries the suite runs, kubectl among them.
 var BinDir string
 
+// Timing is the suite's: a member that stops answering is NotReady after
+// 6 s of failed probes (three status updates, and at least two probes of
+// up to 5 s each), Ready again after 4 s of answers, and a Pull member
+// whose agent stops renewing its Lease is Unknown after 16 s (eight
+// renewals). A component killed while it leads (the serial tests kill
+// mco-controller-manager and the agent) is replaced after 8 s, not 15: a
+// leader renews every second and gives up after 6 s without an answer.
+// make local-up keeps localcluster.DefaultTiming (10 s, 5 s, 30 s, the
+// binaries' leader election), long enough for a person to watch.
+func Timing() localcluster.Timing {
+	return localcluster.Timing{
+		StatusUpdate: 2 * time.Second,
+		Failure:      6 * time.Second, Success: 4 * time.Second,
+		MonitorPeriod: 2 * time.Second,
+		MonitorGrace:  16 * time.Second, StartupGrace: 16 * time.Second,
+		LeaseDuration: 16 * time.Second,
+		LeaderLease:   8 * time.Second, LeaderRenew: 6 * time.Second, LeaderRetry: time.Second,
+	}
+}
+
+// DefaultParallel is how many parallel tests run at a time unless
+// -test.parallel or MCO_E2E_PARALLEL says otherwise: the suite's tests
+// mostly wait on the members, and on 2 cores three at a time keep them
+// busy without starving the control plane.
+const DefaultParallel = 3
+
 // Run is the suite's TestMain body: it starts the default topology, runs
 // the tests, prints component logs when a test failed and stops everything.
 func Run(m *testing.M) int {
+	if err := setParallel(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
 	root, err := repoRoot()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -60,8 +92,9 @@ func Run(m *testing.M) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	start := time.Now()
+	timing := Timing()
 	Env, err = localcluster.Up(ctx, localcluster.Options{
-		Dir: dir, BinDir: binDir, Members: members, ControlPlane: true,
+		Dir: dir, BinDir: binDir, Members: members, ControlPlane: true, Timing: &timing,
 	})
 	cancel()
 	if err != nil {
@@ -96,10 +129,30 @@ func Run(m *testing.M) int {
 			code = 1
 		}
 	}
-	if code == 0 {
+	// MCO_E2E_KEEP=1 keeps the state and logs of a run that passed too.
+	if code == 0 && os.Getenv("MCO_E2E_KEEP") != "1" {
 		_ = os.RemoveAll(dir)
 	}
 	return code
+}
+
+// setParallel sets -test.parallel to MCO_E2E_PARALLEL, or to
+// DefaultParallel, unless the command line set it.
+func setParallel() error {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if set {
+		return nil
+	}
+	n := strconv.Itoa(DefaultParallel)
+	if v := os.Getenv("MCO_E2E_PARALLEL"); v != "" {
+		if i, err := strconv.Atoi(v); err != nil || i < 1 {
+			return fmt.Errorf("MCO_E2E_PARALLEL=%q: want a positive number", v)
+		}
+		n = v
+	}
+	return flag.Set("test.parallel", n)
 }
 
 // dumpLogs prints the end of every component log.
