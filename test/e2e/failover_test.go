@@ -166,8 +166,10 @@ func TestApplicationFailover(t *testing.T) {
       decisionConditions: {tolerationSeconds: 5}
       purgeMode: Never
 `
-	kubectl(t, deploymentYAML(ns, "web", 2, "100m")+"---\n"+weightedPolicy(ns, "web", "member1", "member2", 1, 1, failover)+fmt.Sprintf(`---
-apiVersion: policy.karmada.io/v1alpha1
+	// The override goes first: applied with the workload, it may reach
+	// the binding controller after member2's first Work, whose pods then
+	// turn Ready, and the one that never does stays behind a Ready one.
+	kubectl(t, fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1
 kind: OverridePolicy
 metadata: {name: never-ready-on-member2, namespace: %[1]s}
 spec:
@@ -178,6 +180,7 @@ spec:
       plaintext:
       - {path: /spec/template/metadata/labels/mco-org.github.io~1never-ready, operator: add, value: "true"}
 `, ns), "apply", "-f", "-")
+	kubectl(t, deploymentYAML(ns, "web", 2, "100m")+"---\n"+weightedPolicy(ns, "web", "member1", "member2", 1, 1, failover), "apply", "-f", "-")
 	_, mco := mcoClients(t)
 	start := time.Now()
 	eventually(t, 120*time.Second, "moved off member2 for ApplicationFailure, 2 ready in member1", func(ctx context.Context) (bool, string) {
