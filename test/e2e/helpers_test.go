@@ -15,7 +15,6 @@ import (
 
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	"github.com/mco-org/mco/pkg/testing/cli"
-	"github.com/mco-org/mco/pkg/testing/localcluster"
 	"github.com/mco-org/mco/test/e2e/framework"
 )
 
@@ -25,11 +24,7 @@ var members = []string{"member1", "member2", "member3"}
 // mcoClients returns typed clients of mco-apiserver.
 func mcoClients(t *testing.T) (kubernetes.Interface, mcoclient.Interface) {
 	t.Helper()
-	cfg, err := localcluster.RESTConfig(framework.Env.MCO.Kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return kubernetes.NewForConfigOrDie(cfg), mcoclient.NewForConfigOrDie(cfg)
+	return framework.MCOKube(t), framework.MCO(t)
 }
 
 // memberClient returns a client of one member.

@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	"github.com/mco-org/mco/pkg/testing/cli"
@@ -82,21 +83,23 @@ func Namespace(t *testing.T, prefix string) string {
 // MCOKube returns a client of mco-apiserver for built-in kinds.
 func MCOKube(t testing.TB) kubernetes.Interface {
 	t.Helper()
-	cfg, err := localcluster.RESTConfig(Env.MCO.Kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return kubernetes.NewForConfigOrDie(cfg)
+	return kubernetes.NewForConfigOrDie(mcoConfig(t))
 }
 
 // MCO returns a client of mco-apiserver for mco's kinds.
 func MCO(t testing.TB) mcoclient.Interface {
 	t.Helper()
+	return mcoclient.NewForConfigOrDie(mcoConfig(t))
+}
+
+// mcoConfig is the admin's client configuration of mco-apiserver.
+func mcoConfig(t testing.TB) *rest.Config {
+	t.Helper()
 	cfg, err := localcluster.RESTConfig(Env.MCO.Kubeconfig)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mcoclient.NewForConfigOrDie(cfg)
+	return cfg
 }
 
 // settleTimeout bounds Settle: a member back from a pause is Ready again
