@@ -70,7 +70,7 @@ func waitHTTP(ctx context.Context, client *http.Client, url string, timeout time
 	var last error
 	for {
 		if p != nil && !p.Running() {
-			return fmt.Errorf("%s exited; see %s", p.Name, p.Log)
+			return fmt.Errorf("%s exited; see %s, which ends:%s", p.Name, p.Log, p.logTail(8))
 		}
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		resp, err := client.Do(req)

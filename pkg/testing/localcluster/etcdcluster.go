@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,8 +13,22 @@ import (
 // StartEtcdCluster runs an etcd cluster of n members on free loopback
 // ports, data under dir/etcd-<i>, logs in logDir, and returns the members
 // and their client URLs once every member is healthy. On failure it stops
-// what it started.
+// what it started. A member that finds a chosen port taken starts the
+// whole cluster again on fresh ports and empty data directories.
 func StartEtcdCluster(ctx context.Context, binDir, dir, logDir string, n int) ([]*Process, []string, error) {
+	type started struct {
+		procs []*Process
+		urls  []string
+	}
+	s, err := retryOnPortClash(func() (started, error) {
+		procs, urls, err := startEtcdClusterOnce(ctx, binDir, dir, logDir, n)
+		return started{procs, urls}, err
+	})
+	return s.procs, s.urls, err
+}
+
+// startEtcdClusterOnce is one attempt of StartEtcdCluster on fresh ports.
+func startEtcdClusterOnce(ctx context.Context, binDir, dir, logDir string, n int) ([]*Process, []string, error) {
 	type member struct{ name, client, peer string }
 	members := make([]member, n)
 	var initial []string
@@ -37,6 +52,9 @@ func StartEtcdCluster(ctx context.Context, binDir, dir, logDir string, n int) ([
 		}
 	}
 	for _, m := range members {
+		if err := os.RemoveAll(filepath.Join(dir, m.name)); err != nil {
+			return nil, nil, fmt.Errorf("clear data of %s: %w", m.name, err)
+		}
 		args := etcdArgs(m.name, filepath.Join(dir, m.name), m.client, m.peer, strings.Join(initial, ","))
 		p, err := startProcess(m.name, filepath.Join(binDir, "etcd"), args, logDir)
 		if err != nil {
@@ -51,7 +69,11 @@ func StartEtcdCluster(ctx context.Context, binDir, dir, logDir string, n int) ([
 	for i, u := range urls {
 		if err := waitHTTP(ctx, http.DefaultClient, u+"/health", 60*time.Second, procs[i]); err != nil {
 			stopAll()
-			return nil, nil, fmt.Errorf("etcd cluster: %w", err)
+			err = fmt.Errorf("etcd cluster: %w", err)
+			for _, p := range procs {
+				err = portClash(err, p)
+			}
+			return nil, nil, err
 		}
 	}
 	return procs, urls, nil

@@ -51,3 +51,40 @@ func TestRetryOnPortClash(t *testing.T) {
 		t.Errorf("always clashing: %d calls, err %v; want %d calls", calls, err, portAttempts)
 	}
 }
+
+func TestLogTail(t *testing.T) {
+	const old = "an earlier start\n"
+	tests := []struct {
+		name, sinceStart, want string
+	}{
+		{"nothing logged", "", ""},
+		{"fewer lines than asked", "a\nb\n", "\n    a\n    b"},
+		{"only the last lines", "a\nb\nc\nd", "\n    c\n    d"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "p.log")
+			if err := os.WriteFile(log, []byte(old+tt.sinceStart), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := &Process{Log: log, logStart: int64(len(old))}
+			if got := p.logTail(2); got != tt.want {
+				t.Errorf("logTail(2) = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFreePortNeverRepeats(t *testing.T) {
+	seen := map[int]bool{}
+	for range 200 {
+		p, err := freePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[p] {
+			t.Fatalf("port %d handed out twice", p)
+		}
+		seen[p] = true
+	}
+}
