@@ -14,14 +14,14 @@ import (
 	"github.com/mco-org/mco/test/e2e/framework"
 )
 
-// TestDashboardInBrowser drives kubectl mco dashboard in headless Chromium:
-// the clusters page lists three Ready members; with artifacts/examples/
-// applied, the workloads page shows nginx's replicas on member1 and
-// member3, and nginx's page member2's exclusion reason; pausing member2 turns it NotReady on the open page, without a
-// reload. Screenshots of the pages go to _output/dashboard-screenshots
-// (and, with MCO_E2E_UPDATE_SCREENSHOTS=1, to docs/images for the README).
-func TestDashboardInBrowser(t *testing.T) {
-	framework.Serial(t, "pauses member2, which taints it and evicts every workload there")
+// dashboardInBrowser (TestMember2Outage) drives kubectl mco dashboard in
+// headless Chromium: the clusters page lists three Ready members; with
+// artifacts/examples/ applied, the workloads page shows nginx's replicas on
+// member1 and member3, and nginx's page member2's exclusion reason; member2
+// stopping turns it NotReady on the open page, without a reload.
+// Screenshots of the pages go to _output/dashboard-screenshots (and, with
+// MCO_E2E_UPDATE_SCREENSHOTS=1, to docs/images for the README).
+func dashboardInBrowser(t *testing.T) (during, after func(t *testing.T)) {
 	ns := namespace(t, "e2e-dashboard-browser")
 	kubectl(t, "", "-n", ns, "apply", "-f", "../../artifacts/examples/nginx-deployment.yaml",
 		"-f", "../../artifacts/examples/nginx-propagationpolicy.yaml", "-f", "../../artifacts/examples/nginx-overridepolicy.yaml")
@@ -77,20 +77,20 @@ func TestDashboardInBrowser(t *testing.T) {
 	browserDo(t, ctx, 30*time.Second, chromedp.Navigate(strings.Replace(url, "/?token=", "/clusters?token=", 1)),
 		chromedp.WaitVisible(chromedp.CSS(`#cluster-member2`)))
 	browserEval[bool](t, ctx, `window.notReloaded = true`)
-	resume := pauseMember(t, "member2")
-	paused := time.Now()
-	browserDo(t, ctx, 90*time.Second, chromedp.Poll[chromedp.Void](
-		`document.querySelector('#cluster-member2').dataset.ready === 'NotReady'`, chromedp.WithPollingTimeout(90*time.Second)))
-	t.Logf("member2 NotReady on the open page %s after its pause", time.Since(paused).Round(time.Second))
-	if !browserEval[bool](t, ctx, `window.notReloaded === true`) {
-		t.Error("the page was reloaded")
+	during = func(t *testing.T) {
+		paused := time.Now()
+		browserDo(t, ctx, 90*time.Second, chromedp.Poll[chromedp.Void](
+			`document.querySelector('#cluster-member2').dataset.ready === 'NotReady'`, chromedp.WithPollingTimeout(90*time.Second)))
+		t.Logf("member2 NotReady on the open page %s after its pause", time.Since(paused).Round(time.Second))
+		if !browserEval[bool](t, ctx, `window.notReloaded === true`) {
+			t.Error("the page was reloaded")
+		}
+		if text := browserEval[string](t, ctx, `document.querySelector('#cluster-member2').innerText`); !strings.Contains(text, "NotReady") {
+			t.Errorf("member2's row says %q, not NotReady in words", text)
+		}
+		screenshot(t, ctx, "clusters-member2-notready")
 	}
-	if text := browserEval[string](t, ctx, `document.querySelector('#cluster-member2').innerText`); !strings.Contains(text, "NotReady") {
-		t.Errorf("member2's row says %q, not NotReady in words", text)
-	}
-	screenshot(t, ctx, "clusters-member2-notready")
-	resume()
-	waitClusterHealthy(t, "member2")
+	return during, nil
 }
 
 // screenshot saves a PNG of the page for the README.

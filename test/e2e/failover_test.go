@@ -50,14 +50,13 @@ func waitClusterHealthy(t *testing.T, name string) {
 	})
 }
 
-// TestFailoverMovesReplicas: a Deployment divided over member1 and member2
-// moves entirely to member1 when member2 stops answering (the default
-// ClusterTaintPolicy taints it NoExecute once Ready has been False past
-// the threshold); mco never reports fewer available replicas than the
-// survivor runs; when member2 is back its taints go, the eviction ends and
-// exactly the asked replicas run.
-func TestFailoverMovesReplicas(t *testing.T) {
-	framework.Serial(t, "pauses member2, which taints it and evicts every workload there")
+// failoverMovesReplicas (TestMember2Outage): a Deployment divided over
+// member1 and member2 moves entirely to member1 when member2 stops
+// answering (the default ClusterTaintPolicy taints it NoExecute once Ready
+// has been False past the threshold); mco never reports fewer available
+// replicas than the survivor runs; when member2 is back its taints go, the
+// eviction ends and exactly the asked replicas run.
+func failoverMovesReplicas(t *testing.T) (during, after func(t *testing.T)) {
 	ns := namespace(t, "e2e-failover")
 	kubectl(t, deploymentYAML(ns, "web", 4, "100m")+"---\n"+staticWeightPolicy(ns, "web", 1, 1), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 2, "member2": 2})
@@ -67,89 +66,90 @@ func TestFailoverMovesReplicas(t *testing.T) {
 		return err == nil && d.Status.AvailableReplicas == 4, fmt.Sprint(err)
 	})
 
-	resume := pauseMember(t, "member2")
-	paused := time.Now()
-	minAvailable := int32(4)
-	eventually(t, 120*time.Second, "all 4 replicas ready in member1", func(ctx context.Context) (bool, string) {
-		if d, err := kube.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{}); err == nil && d.Status.AvailableReplicas < minAvailable {
-			minAvailable = d.Status.AvailableReplicas
-		}
-		d, err := memberClient(t, "member1").AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
-		if err != nil {
-			return false, err.Error()
-		}
-		return *d.Spec.Replicas == 4 && d.Status.ReadyReplicas == 4, fmt.Sprintf("member1 spec %d ready %d", *d.Spec.Replicas, d.Status.ReadyReplicas)
-	})
-	t.Logf("pause of member2 to 4 replicas ready in member1: %s", time.Since(paused).Round(time.Second))
-	b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(context.Background(), "web-deployment", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b.Spec.Clusters) != 1 || b.Spec.Clusters[0].Name != "member1" {
-		t.Errorf("binding clusters after failover: %v", b.Spec.Clusters)
-	}
-	// member1 kept its 2 replicas all along; mco's sum must not drop below.
-	if minAvailable < 2 {
-		t.Errorf("mco reported %d available replicas during failover; member1 ran at least 2", minAvailable)
-	}
-
-	resume()
-	waitClusterHealthy(t, "member2")
-	eventually(t, 90*time.Second, "eviction over and 4 replicas in all", func(ctx context.Context) (bool, string) {
-		b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "web-deployment", metav1.GetOptions{})
-		if err != nil {
-			return false, err.Error()
-		}
-		got := memberReplicas(ctx, t, ns, "web")
-		var sum int32
-		for _, r := range got {
-			if r > 0 {
-				sum += r
+	during = func(t *testing.T) {
+		paused := time.Now()
+		minAvailable := int32(4)
+		eventually(t, 120*time.Second, "all 4 replicas ready in member1", func(ctx context.Context) (bool, string) {
+			if d, err := kube.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{}); err == nil && d.Status.AvailableReplicas < minAvailable {
+				minAvailable = d.Status.AvailableReplicas
 			}
+			d, err := memberClient(t, "member1").AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+			if err != nil {
+				return false, err.Error()
+			}
+			return *d.Spec.Replicas == 4 && d.Status.ReadyReplicas == 4, fmt.Sprintf("member1 spec %d ready %d", *d.Spec.Replicas, d.Status.ReadyReplicas)
+		})
+		t.Logf("pause of member2 to 4 replicas ready in member1: %s", time.Since(paused).Round(time.Second))
+		b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(context.Background(), "web-deployment", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return len(b.Spec.GracefulEvictionTasks) == 0 && sum == 4,
-			fmt.Sprintf("tasks %v, members %v", b.Spec.GracefulEvictionTasks, got)
-	})
+		if len(b.Spec.Clusters) != 1 || b.Spec.Clusters[0].Name != "member1" {
+			t.Errorf("binding clusters after failover: %v", b.Spec.Clusters)
+		}
+		// member1 kept its 2 replicas all along; mco's sum must not drop below.
+		if minAvailable < 2 {
+			t.Errorf("mco reported %d available replicas during failover; member1 ran at least 2", minAvailable)
+		}
+	}
+	after = func(t *testing.T) {
+		eventually(t, 90*time.Second, "eviction over and 4 replicas in all", func(ctx context.Context) (bool, string) {
+			b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "web-deployment", metav1.GetOptions{})
+			if err != nil {
+				return false, err.Error()
+			}
+			got := memberReplicas(ctx, t, ns, "web")
+			var sum int32
+			for _, r := range got {
+				if r > 0 {
+					sum += r
+				}
+			}
+			return len(b.Spec.GracefulEvictionTasks) == 0 && sum == 4,
+				fmt.Sprintf("tasks %v, members %v", b.Spec.GracefulEvictionTasks, got)
+		})
+	}
+	return during, after
 }
 
-// TestFailoverWithoutAlternative: a workload only member2 may run stays
-// on member2 when it fails; the binding's condition and an Event say why;
-// back, it still runs there and nothing is left to clean.
-func TestFailoverWithoutAlternative(t *testing.T) {
-	framework.Serial(t, "pauses member2, which taints it and evicts every workload there")
+// failoverWithoutAlternative (TestMember2Outage): a workload only member2
+// may run stays on member2 when it fails; the binding's condition and an
+// Event say why; back, it still runs there and nothing is left to clean.
+func failoverWithoutAlternative(t *testing.T) (during, after func(t *testing.T)) {
 	ns := namespace(t, "e2e-failover-only")
 	kubectl(t, deploymentYAML(ns, "web", 2, "100m")+"---\n"+onlyOn(ns, "web", "member2", "Abort"), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member2": 2})
 	_, mco := mcoClients(t)
 
-	resume := pauseMember(t, "member2")
-	eventually(t, 120*time.Second, "eviction blocked, explained", func(ctx context.Context) (bool, string) {
-		b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "web-deployment", metav1.GetOptions{})
-		if err != nil {
-			return false, err.Error()
+	during = func(t *testing.T) {
+		eventually(t, 120*time.Second, "eviction blocked, explained", func(ctx context.Context) (bool, string) {
+			b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "web-deployment", metav1.GetOptions{})
+			if err != nil {
+				return false, err.Error()
+			}
+			c := meta.FindStatusCondition(b.Status.Conditions, scheduler.ConditionEvictionBlocked)
+			ok := c != nil && c.Status == metav1.ConditionTrue && strings.Contains(c.Message, "member2") &&
+				len(b.Spec.Clusters) == 1 && b.Spec.Clusters[0].Name == "member2" && len(b.Spec.GracefulEvictionTasks) == 0
+			return ok, fmt.Sprintf("clusters %v tasks %v condition %+v", b.Spec.Clusters, b.Spec.GracefulEvictionTasks, c)
+		})
+		out := kubectl(t, "", "-n", ns, "get", "events", "--field-selector", "reason=EvictWorkloadFromClusterFailed", "-o", "name")
+		if strings.TrimSpace(out) == "" {
+			t.Error("no EvictWorkloadFromClusterFailed event")
 		}
-		c := meta.FindStatusCondition(b.Status.Conditions, scheduler.ConditionEvictionBlocked)
-		ok := c != nil && c.Status == metav1.ConditionTrue && strings.Contains(c.Message, "member2") &&
-			len(b.Spec.Clusters) == 1 && b.Spec.Clusters[0].Name == "member2" && len(b.Spec.GracefulEvictionTasks) == 0
-		return ok, fmt.Sprintf("clusters %v tasks %v condition %+v", b.Spec.Clusters, b.Spec.GracefulEvictionTasks, c)
-	})
-	out := kubectl(t, "", "-n", ns, "get", "events", "--field-selector", "reason=EvictWorkloadFromClusterFailed", "-o", "name")
-	if strings.TrimSpace(out) == "" {
-		t.Error("no EvictWorkloadFromClusterFailed event")
 	}
-
-	resume()
-	waitClusterHealthy(t, "member2")
-	eventually(t, 60*time.Second, "no longer blocked, still on member2", func(ctx context.Context) (bool, string) {
-		b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "web-deployment", metav1.GetOptions{})
-		if err != nil {
-			return false, err.Error()
-		}
-		c := meta.FindStatusCondition(b.Status.Conditions, scheduler.ConditionEvictionBlocked)
-		return c != nil && c.Status == metav1.ConditionFalse && len(b.Spec.Clusters) == 1 && b.Spec.Clusters[0].Name == "member2",
-			fmt.Sprintf("clusters %v condition %+v", b.Spec.Clusters, c)
-	})
-	waitReplicas(t, ns, "web", map[string]int32{"member1": -1, "member2": 2, "member3": -1})
+	after = func(t *testing.T) {
+		eventually(t, 60*time.Second, "no longer blocked, still on member2", func(ctx context.Context) (bool, string) {
+			b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "web-deployment", metav1.GetOptions{})
+			if err != nil {
+				return false, err.Error()
+			}
+			c := meta.FindStatusCondition(b.Status.Conditions, scheduler.ConditionEvictionBlocked)
+			return c != nil && c.Status == metav1.ConditionFalse && len(b.Spec.Clusters) == 1 && b.Spec.Clusters[0].Name == "member2",
+				fmt.Sprintf("clusters %v condition %+v", b.Spec.Clusters, c)
+		})
+		waitReplicas(t, ns, "web", map[string]int32{"member1": -1, "member2": 2, "member3": -1})
+	}
+	return during, after
 }
 
 // TestApplicationFailover: a workload that stays unhealthy in one member

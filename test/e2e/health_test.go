@@ -55,55 +55,45 @@ func metricLine(ctx context.Context, base, series string) string {
 	return ""
 }
 
-// TestClusterHealthAndTaints: a member that stops answering turns Ready
-// False (ClusterNotReachable) once the failure threshold has passed and
-// gets the NoSchedule not-ready taint; back, it turns Ready again and the
-// taint goes. cluster_ready_state and the resource gauges follow.
-func TestClusterHealthAndTaints(t *testing.T) {
-	framework.Serial(t, "pauses member2, which taints it and evicts every workload there")
-	m := framework.Env.Member("member2")
-	if err := m.APIServer.Pause(); err != nil {
-		t.Fatal(err)
-	}
-	resumed := false
-	defer func() {
-		if !resumed {
-			_ = m.APIServer.Resume()
-		}
-	}()
-	paused := time.Now()
-	eventually(t, 60*time.Second, "member2 not ready and tainted", func(ctx context.Context) (bool, string) {
-		got, err := clusterHealth(ctx, t, "member2")
-		if err != nil {
-			return false, err.Error()
-		}
-		return got == "ready=False/ClusterNotReachable taints=[cluster.karmada.io/not-ready]", got
-	})
-	t.Logf("member2 Ready=False and tainted %s after the pause", time.Since(paused).Round(time.Second))
-	if got := metricLine(context.Background(), framework.Env.MCO.ControllerManagerURL(), `cluster_ready_state{member_cluster="member2"}`); !strings.HasSuffix(got, " 0") {
-		t.Errorf("cluster_ready_state of member2 while it is down: %q", got)
-	}
-
-	if err := m.APIServer.Resume(); err != nil {
-		t.Fatal(err)
-	}
-	resumed = true
-	eventually(t, 60*time.Second, "member2 ready and untainted", func(ctx context.Context) (bool, string) {
-		got, err := clusterHealth(ctx, t, "member2")
-		if err != nil {
-			return false, err.Error()
-		}
-		return got == "ready=True/ClusterReady taints=[]", got
-	})
-	ctx := context.Background()
-	for series, want := range map[string]string{
-		`cluster_ready_state{member_cluster="member2"}`:            " 1",
-		`cluster_node_number{member_cluster="member2"}`:            " 1",
-		`cluster_ready_node_number{member_cluster="member2"}`:      " 1",
-		`cluster_cpu_allocatable_number{member_cluster="member2"}`: " 4",
-	} {
-		if got := metricLine(ctx, framework.Env.MCO.ControllerManagerURL(), series); !strings.HasSuffix(got, want) {
-			t.Errorf("%s: %q, want value%s", series, got, want)
+// clusterHealthAndTaints (TestMember2Outage): a member that stops
+// answering turns Ready False (ClusterNotReachable) once the failure
+// threshold has passed and gets the NoSchedule not-ready taint; back, it
+// turns Ready again and the taint goes. cluster_ready_state and the
+// resource gauges follow.
+func clusterHealthAndTaints(*testing.T) (during, after func(t *testing.T)) {
+	during = func(t *testing.T) {
+		paused := time.Now()
+		eventually(t, 60*time.Second, "member2 not ready and tainted", func(ctx context.Context) (bool, string) {
+			got, err := clusterHealth(ctx, t, "member2")
+			if err != nil {
+				return false, err.Error()
+			}
+			return got == "ready=False/ClusterNotReachable taints=[cluster.karmada.io/not-ready]", got
+		})
+		t.Logf("member2 Ready=False and tainted %s after the pause", time.Since(paused).Round(time.Second))
+		if got := metricLine(context.Background(), framework.Env.MCO.ControllerManagerURL(), `cluster_ready_state{member_cluster="member2"}`); !strings.HasSuffix(got, " 0") {
+			t.Errorf("cluster_ready_state of member2 while it is down: %q", got)
 		}
 	}
+	after = func(t *testing.T) {
+		eventually(t, 60*time.Second, "member2 ready and untainted", func(ctx context.Context) (bool, string) {
+			got, err := clusterHealth(ctx, t, "member2")
+			if err != nil {
+				return false, err.Error()
+			}
+			return got == "ready=True/ClusterReady taints=[]", got
+		})
+		ctx := context.Background()
+		for series, want := range map[string]string{
+			`cluster_ready_state{member_cluster="member2"}`:            " 1",
+			`cluster_node_number{member_cluster="member2"}`:            " 1",
+			`cluster_ready_node_number{member_cluster="member2"}`:      " 1",
+			`cluster_cpu_allocatable_number{member_cluster="member2"}`: " 4",
+		} {
+			if got := metricLine(ctx, framework.Env.MCO.ControllerManagerURL(), series); !strings.HasSuffix(got, want) {
+				t.Errorf("%s: %q, want value%s", series, got, want)
+			}
+		}
+	}
+	return during, after
 }

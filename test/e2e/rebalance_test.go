@@ -13,20 +13,14 @@ import (
 	"github.com/mco-org/mco/test/e2e/framework"
 )
 
-// TestRebalanceAfterFailover: replicas divided by available capacity over
-// member1 and member2 all move to member1 when member2 fails; when member2
-// is back nothing moves by itself (the placement is kept, as in Karmada);
-// kubectl mco rebalance asks for a fresh decision, which spreads them over
-// both clusters again. 20 small replicas, so that member2 gets a share
-// however busy the other tests have left it.
-func TestRebalanceAfterFailover(t *testing.T) {
-	framework.Serial(t, "pauses member2, which taints it and evicts every workload there")
-	// Every member healthy first: were another still recovering from an
-	// earlier test (the Pull failover), member2's pause would leave most
-	// clusters unhealthy, and evictions would slow to the secondary rate.
-	for _, m := range members {
-		waitClusterHealthy(t, m)
-	}
+// rebalanceAfterFailover (TestMember2Outage): replicas divided by
+// available capacity over member1 and member2 all move to member1 when
+// member2 fails; when member2 is back nothing moves by itself (the
+// placement is kept, as in Karmada); kubectl mco rebalance asks for a
+// fresh decision, which spreads them over both clusters again. 20 small
+// replicas, so that member2 gets a share however busy the other tests have
+// left it.
+func rebalanceAfterFailover(t *testing.T) (during, after func(t *testing.T)) {
 	ns := namespace(t, "e2e-rebalance-failover")
 	kubectl(t, deploymentYAML(ns, "web", 20, "10m")+`---
 apiVersion: policy.karmada.io/v1alpha1
@@ -41,53 +35,55 @@ spec:
       replicaDivisionPreference: Weighted
       weightPreference: {dynamicWeight: AvailableReplicas}
 `, "apply", "-f", "-")
-	spread := func(ctx context.Context) (map[string]int32, bool) {
+	spread := func(ctx context.Context, t *testing.T) (map[string]int32, bool) {
 		got := memberReplicas(ctx, t, ns, "web")
 		return got, got["member1"] > 0 && got["member2"] > 0 && got["member1"]+got["member2"] == 20
 	}
 	eventually(t, 90*time.Second, "web spread over member1 and member2", func(ctx context.Context) (bool, string) {
-		got, ok := spread(ctx)
+		got, ok := spread(ctx, t)
 		return ok, fmt.Sprint(got)
 	})
-	initial, _ := spread(context.Background())
+	initial, _ := spread(context.Background(), t)
 
-	resume := pauseMember(t, "member2")
-	waitReplicas(t, ns, "web", map[string]int32{"member1": 20})
-	resume()
-	waitClusterHealthy(t, "member2")
-	_, mco := mcoClients(t)
-	eventually(t, 90*time.Second, "eviction over", func(ctx context.Context) (bool, string) {
-		b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "web-deployment", metav1.GetOptions{})
-		if err != nil {
-			return false, err.Error()
+	during = func(t *testing.T) {
+		waitReplicas(t, ns, "web", map[string]int32{"member1": 20})
+	}
+	after = func(t *testing.T) {
+		_, mco := mcoClients(t)
+		eventually(t, 90*time.Second, "eviction over", func(ctx context.Context) (bool, string) {
+			b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "web-deployment", metav1.GetOptions{})
+			if err != nil {
+				return false, err.Error()
+			}
+			// The end of the eviction is a spec change the scheduler decides on
+			// again: wait until it has, then the placement must still be
+			// member1's alone.
+			return len(b.Spec.GracefulEvictionTasks) == 0 && b.Status.SchedulerObservedGeneration == b.Generation,
+				fmt.Sprintf("tasks %v, generation %d observed %d", b.Spec.GracefulEvictionTasks, b.Generation, b.Status.SchedulerObservedGeneration)
+		})
+		b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(context.Background(), "web-deployment", metav1.GetOptions{})
+		if err != nil || len(b.Spec.Clusters) != 1 || b.Spec.Clusters[0].Name != "member1" {
+			t.Fatalf("the placement moved by itself after member2 came back: %v %v", err, b.Spec.Clusters)
 		}
-		// The end of the eviction is a spec change the scheduler decides on
-		// again: wait until it has, then the placement must still be
-		// member1's alone.
-		return len(b.Spec.GracefulEvictionTasks) == 0 && b.Status.SchedulerObservedGeneration == b.Generation,
-			fmt.Sprintf("tasks %v, generation %d observed %d", b.Spec.GracefulEvictionTasks, b.Generation, b.Status.SchedulerObservedGeneration)
-	})
-	b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(context.Background(), "web-deployment", metav1.GetOptions{})
-	if err != nil || len(b.Spec.Clusters) != 1 || b.Spec.Clusters[0].Name != "member1" {
-		t.Fatalf("the placement moved by itself after member2 came back: %v %v", err, b.Spec.Clusters)
-	}
 
-	r := kubectlMCO(t, "rebalance", "deployment/web", "-n", ns, "--name", "e2e-after-failover")
-	r.mustSucceed(t, "rebalance")
-	if want := "deployment/web (namespace " + ns + ") rebalanced: member1 "; !strings.Contains(r.stdout, want) ||
-		!strings.Contains(r.stdout, ", member2 ") {
-		t.Errorf("rebalance printed %q, want a line with member1 and member2", r.stdout)
+		r := kubectlMCO(t, "rebalance", "deployment/web", "-n", ns, "--name", "e2e-after-failover")
+		r.mustSucceed(t, "rebalance")
+		if want := "deployment/web (namespace " + ns + ") rebalanced: member1 "; !strings.Contains(r.stdout, want) ||
+			!strings.Contains(r.stdout, ", member2 ") {
+			t.Errorf("rebalance printed %q, want a line with member1 and member2", r.stdout)
+		}
+		eventually(t, 90*time.Second, "web spread again", func(ctx context.Context) (bool, string) {
+			got, ok := spread(ctx, t)
+			return ok, fmt.Sprint(got)
+		})
+		again, _ := spread(context.Background(), t)
+		t.Logf("placement before the failover %v, after the rebalance %v", initial, again)
+		if out := kubectl(t, "", "get", "workloadrebalancer", "e2e-after-failover", "-o",
+			"jsonpath={.status.observedWorkloads[0].result}"); out != "Successful" {
+			t.Errorf("rebalancer result %q, want Successful", out)
+		}
 	}
-	eventually(t, 90*time.Second, "web spread again", func(ctx context.Context) (bool, string) {
-		got, ok := spread(ctx)
-		return ok, fmt.Sprint(got)
-	})
-	again, _ := spread(context.Background())
-	t.Logf("placement before the failover %v, after the rebalance %v", initial, again)
-	if out := kubectl(t, "", "get", "workloadrebalancer", "e2e-after-failover", "-o",
-		"jsonpath={.status.observedWorkloads[0].result}"); out != "Successful" {
-		t.Errorf("rebalancer result %q, want Successful", out)
-	}
+	return during, after
 }
 
 // TestRebalanceMissingWorkload: a WorkloadRebalancer, applied as Karmada

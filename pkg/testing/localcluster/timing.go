@@ -35,6 +35,11 @@ type Timing struct {
 	LeaderLease time.Duration `json:"leaderLease,omitempty"`
 	LeaderRenew time.Duration `json:"leaderRenew,omitempty"`
 	LeaderRetry time.Duration `json:"leaderRetry,omitempty"`
+	// AgentRetryInitial and AgentRetryMax bound the agents' backoff while
+	// mco-apiserver does not answer (their binary's defaults when zero):
+	// the first wait, doubled at each failure up to the longest.
+	AgentRetryInitial time.Duration `json:"agentRetryInitial,omitempty"`
+	AgentRetryMax     time.Duration `json:"agentRetryMax,omitempty"`
 }
 
 // DefaultTiming is the timing of `make local-up`: short enough that a
@@ -69,6 +74,11 @@ func (t Timing) Validate() error {
 		!(t.LeaderRetry >= time.Second && 2*t.LeaderRetry <= t.LeaderRenew && t.LeaderRenew < t.LeaderLease) {
 		return fmt.Errorf("timing: leader election %s/%s/%s, want a retry period of at least 1s, a renew deadline of at least two retries and a lease longer than the renew deadline",
 			t.LeaderLease, t.LeaderRenew, t.LeaderRetry)
+	}
+	if (t.AgentRetryInitial != 0 || t.AgentRetryMax != 0) &&
+		!(t.AgentRetryInitial >= time.Second && t.AgentRetryMax >= 2*t.AgentRetryInitial) {
+		return fmt.Errorf("timing: agent retries after %s up to %s, want a first wait of at least 1s and a longest of at least twice that",
+			t.AgentRetryInitial, t.AgentRetryMax)
 	}
 	for name, d := range map[string]time.Duration{"monitor grace period": t.MonitorGrace, "startup grace period": t.StartupGrace, "lease duration": t.LeaseDuration} {
 		if d < 5*t.StatusUpdate {
@@ -110,5 +120,9 @@ func (t Timing) controllerManagerFlags() []string {
 
 // agentFlags are mco-agent's flags of t.
 func (t Timing) agentFlags() []string {
-	return append(append(t.healthFlags(), t.leaderFlags()...), "--cluster-lease-duration="+t.LeaseDuration.String())
+	flags := append(append(t.healthFlags(), t.leaderFlags()...), "--cluster-lease-duration="+t.LeaseDuration.String())
+	if t.AgentRetryInitial != 0 {
+		flags = append(flags, "--mco-retry-initial="+t.AgentRetryInitial.String(), "--mco-retry-max="+t.AgentRetryMax.String())
+	}
+	return flags
 }

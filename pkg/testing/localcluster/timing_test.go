@@ -24,6 +24,9 @@ func TestTimingValidate(t *testing.T) {
 		{name: "a renew deadline as long as the lease is refused", change: func(t *Timing) {
 			t.LeaderLease, t.LeaderRenew, t.LeaderRetry = 6*time.Second, 6*time.Second, time.Second
 		}, want: "leader election"},
+		{name: "short agent retries are valid", change: func(t *Timing) { t.AgentRetryInitial, t.AgentRetryMax = time.Second, 8*time.Second }},
+		{name: "an agent retry without growth is refused", change: func(t *Timing) { t.AgentRetryInitial, t.AgentRetryMax = 2*time.Second, 2*time.Second }, want: "agent retries"},
+		{name: "an agent retry set half-way is refused", change: func(t *Timing) { t.AgentRetryMax = time.Minute }, want: "agent retries"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -50,5 +53,10 @@ func TestTimingFlags(t *testing.T) {
 	}
 	if got := strings.Join(DefaultTiming().agentFlags(), " "); !strings.HasSuffix(got, "--cluster-lease-duration=30s") {
 		t.Errorf("agent flags %s lack the lease duration", got)
+	}
+	short := DefaultTiming()
+	short.AgentRetryInitial, short.AgentRetryMax = 2*time.Second, 8*time.Second
+	if got := strings.Join(short.agentFlags(), " "); !strings.HasSuffix(got, "--mco-retry-initial=2s --mco-retry-max=8s") {
+		t.Errorf("agent flags %s lack the retry periods", got)
 	}
 }

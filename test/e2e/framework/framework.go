@@ -33,7 +33,9 @@ var BinDir string
 // whose agent stops renewing its Lease is Unknown after 16 s (eight
 // renewals). A component killed while it leads (the serial tests kill
 // mco-controller-manager and the agent) is replaced after 8 s, not 15: a
-// leader renews every second and gives up after 6 s without an answer.
+// leader renews every second and gives up after 6 s without an answer. An
+// agent that lost mco-apiserver tries again after 2, 4, 8, 8... s, not
+// 5, 10, 20, 40... s.
 // make local-up keeps localcluster.DefaultTiming (10 s, 5 s, 30 s, the
 // binaries' leader election), long enough for a person to watch.
 func Timing() localcluster.Timing {
@@ -44,6 +46,7 @@ func Timing() localcluster.Timing {
 		MonitorGrace:  16 * time.Second, StartupGrace: 16 * time.Second,
 		LeaseDuration: 16 * time.Second,
 		LeaderLease:   8 * time.Second, LeaderRenew: 6 * time.Second, LeaderRetry: time.Second,
+		AgentRetryInitial: 2 * time.Second, AgentRetryMax: 8 * time.Second,
 	}
 }
 
