@@ -105,26 +105,31 @@ func New(ctx context.Context, cfg Config, m *metrics.ControllerManager, own *met
 }
 
 // Run serves the cluster until ctx ends, or until mco refuses the agent's
-// credential, deletes its Cluster, or has the name for a Cluster the
-// agent may not serve (an error).
+// credential twice in a row, deletes its Cluster, or has the name for a
+// Cluster the agent may not serve (an error).
 func (a *Agent) Run(ctx context.Context) error {
 	logger := klog.FromContext(ctx).WithValues("cluster", a.cfg.Identity.Name)
 	b := newBackoff(a.cfg.RetryInitial, a.cfg.RetryMax)
 	registered := false
+	refusals := 0
 	for {
 		err := a.connect(ctx, &registered)
 		if err == nil {
 			b.reset()
-			err = a.session(ctx)
+			if err = a.session(ctx); err == nil && ctx.Err() == nil {
+				err = errors.New("the controllers stopped")
+			}
 		}
-		var refused *claimError
-		switch {
-		case ctx.Err() != nil:
+		if ctx.Err() != nil {
 			return nil
-		case a.refused.Load():
-			return errRefused
-		case errors.Is(err, errGone), errors.As(err, &refused):
-			return err
+		}
+		if a.refused.Swap(false) {
+			refusals++
+		} else {
+			refusals = 0
+		}
+		if stop, why := terminal(err, refusals); stop {
+			return why
 		}
 		wait := b.failed()
 		logger.Info("Not serving the cluster from mco's Works for now; the member is left as it is", "retryIn", wait, "reason", err.Error())
@@ -134,6 +139,23 @@ func (a *Agent) Run(ctx context.Context) error {
 		case <-time.After(wait):
 		}
 	}
+}
+
+// terminal decides whether the agent stops for good after an attempt to
+// serve the cluster ended with err (never nil), refusals being how many
+// attempts in a row mco refused the credential (401) in: a single refusal
+// may be a server that has just started and not read the agent's
+// ServiceAccount yet, so only a second, after a wait, ends the agent. A
+// deleted Cluster or one the agent may not claim ends it at once.
+func terminal(err error, refusals int) (bool, error) {
+	var claim *claimError
+	switch {
+	case errors.Is(err, errGone), errors.As(err, &claim):
+		return true, err
+	case refusals >= 2:
+		return true, errRefused
+	}
+	return false, nil
 }
 
 // errGone: the agent's Cluster was deleted from mco while it served it.
@@ -165,6 +187,8 @@ func (a *Agent) check(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("read cluster %s from mco: %w", a.cfg.Identity.Name, err)
 	}
+	// mco accepts the credential: an earlier refusal was not the last word.
+	a.refused.Store(false)
 	return nil
 }
 

@@ -36,7 +36,7 @@ func (o *Options) applyStandalone(gc *genericapiserver.Config, extra *apiserver.
 	}
 	kubeInformers := informers.NewSharedInformerFactory(kubeClient, informerResync)
 	audiences := []string{o.ServiceAccount.Issuer}
-	saTokens, err := o.ServiceAccount.Authenticator(audiences, kubeInformers)
+	saTokens, err := o.ServiceAccount.Authenticator(audiences, kubeInformers, kubeClient)
 	if err != nil {
 		return err
 	}

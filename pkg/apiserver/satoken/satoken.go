@@ -19,8 +19,10 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apiserver/pkg/authentication/authenticator"
 	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/util/keyutil"
 	"k8s.io/kubernetes/pkg/serviceaccount"
@@ -67,8 +69,9 @@ func (o Options) Generator() (serviceaccount.TokenGenerator, error) {
 
 // Authenticator accepts tokens of o.Issuer for audiences, verified with
 // the public keys, while their ServiceAccount (same name and uid) exists.
-// It reads ServiceAccounts from inf, started by the caller.
-func (o Options) Authenticator(audiences []string, inf informers.SharedInformerFactory) (authenticator.Token, error) {
+// It reads ServiceAccounts from inf, started by the caller, and from client
+// when inf does not have them (yet).
+func (o Options) Authenticator(audiences []string, inf informers.SharedInformerFactory, client kubernetes.Interface) (authenticator.Token, error) {
 	files := o.KeyFiles
 	if len(files) == 0 {
 		files = []string{o.SigningKeyFile}
@@ -85,7 +88,7 @@ func (o Options) Authenticator(audiences []string, inf informers.SharedInformerF
 	if err != nil {
 		return nil, fmt.Errorf("service account keys: %w", err)
 	}
-	lister := tokenGetter{serviceAccounts: inf.Core().V1().ServiceAccounts().Lister()}
+	lister := tokenGetter{serviceAccounts: inf.Core().V1().ServiceAccounts().Lister(), client: client}
 	return serviceaccount.JWTTokenAuthenticator([]string{o.Issuer}, getter, audiences, serviceaccount.NewValidator(lister)), nil
 }
 
@@ -94,12 +97,19 @@ func (o Options) Authenticator(audiences []string, inf informers.SharedInformerF
 // configurations, and no token carries a Secret reference.
 type tokenGetter struct {
 	serviceAccounts corelisters.ServiceAccountLister
+	client          kubernetes.Interface
 }
 
 var _ serviceaccount.ServiceAccountTokenGetter = tokenGetter{}
 
-func (g tokenGetter) GetServiceAccount(_ context.Context, namespace, name string) (*corev1.ServiceAccount, error) {
-	return g.serviceAccounts.ServiceAccounts(namespace).Get(name)
+// GetServiceAccount reads the cache, and mco-apiserver itself on a miss,
+// as kube-apiserver does: a server just started serves requests before its
+// cache has filled, and a token must not be refused (401) meanwhile.
+func (g tokenGetter) GetServiceAccount(ctx context.Context, namespace, name string) (*corev1.ServiceAccount, error) {
+	if sa, err := g.serviceAccounts.ServiceAccounts(namespace).Get(name); err == nil {
+		return sa, nil
+	}
+	return g.client.CoreV1().ServiceAccounts(namespace).Get(ctx, name, metav1.GetOptions{})
 }
 
 func (tokenGetter) GetPod(_ context.Context, _, name string) (*corev1.Pod, error) {
