@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/mco-org/mco/pkg/apis/reserved"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 )
 
@@ -59,11 +60,13 @@ var notTemplates = map[schema.GroupResource]bool{
 }
 
 // Excluded tells whether a served resource is never a template, whatever
-// its verbs: a subresource, mco's own API, or the control plane's
-// bookkeeping.
+// its verbs: a subresource, mco's own API (a group package reserved names:
+// Karmada's groups that mco serves or keeps, and mco's domain), or the
+// control plane's bookkeeping. Karmada's other groups hold templates: a
+// Karmada object of operator.karmada.io propagates like any custom
+// resource.
 func Excluded(gr schema.GroupResource) bool {
-	return strings.Contains(gr.Resource, "/") || strings.HasSuffix(gr.Group, "karmada.io") ||
-		strings.HasSuffix(gr.Group, "mco-org.github.io") || notTemplates[gr]
+	return strings.Contains(gr.Resource, "/") || reserved.Reason(gr.Group) != "" || notTemplates[gr]
 }
 
 // isTemplate tells whether a served resource is a template kind.

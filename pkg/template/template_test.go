@@ -64,3 +64,26 @@ func TestGetFresh(t *testing.T) {
 		})
 	}
 }
+
+func TestExcluded(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		gr   schema.GroupResource
+		want bool
+	}{
+		{schema.GroupResource{Group: "apps", Resource: "deployments"}, false},
+		{schema.GroupResource{Group: "apps", Resource: "deployments/status"}, true},
+		{schema.GroupResource{Resource: "events"}, true},
+		{schema.GroupResource{Group: "policy.karmada.io", Resource: "propagationpolicies"}, true},
+		{schema.GroupResource{Group: "autoscaling.karmada.io", Resource: "federatedhpas"}, true},
+		{schema.GroupResource{Group: "rollout.mco-org.github.io", Resource: "rolloutpolicies"}, true},
+		// Karmada's operator's kind is a template like any custom resource.
+		{schema.GroupResource{Group: "operator.karmada.io", Resource: "karmadas"}, false},
+		{schema.GroupResource{Group: "notkarmada.io", Resource: "things"}, false},
+	}
+	for _, tt := range tests {
+		if got := Excluded(tt.gr); got != tt.want {
+			t.Errorf("Excluded(%s) = %v, want %v", tt.gr, got, tt.want)
+		}
+	}
+}

@@ -7,8 +7,9 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/mco-org/mco/pkg/apis/reserved"
 )
 
 // Deliberate is a field where mco deliberately differs from a member's
@@ -188,14 +189,10 @@ func podAdmission(kind string, _ map[string]any, kube, mco Outcome) string {
 	return ""
 }
 
-// mcoDomains are the domains all of whose groups mco keeps for itself:
-// Karmada's and its own.
-var mcoDomains = []string{"karmada.io", "mco-org.github.io"}
-
 // crdInMCOGroup: mco refuses a CustomResourceDefinition in a group it
-// serves (a built-in group under test, or any group of mco's domains), on
-// spec.group only; kube-apiserver accepts it. On mco such a CRD would
-// shadow mco's own API.
+// serves or keeps (a built-in group under test, or a group package
+// reserved names), on spec.group only; kube-apiserver accepts it. On mco
+// such a CRD would shadow mco's own API.
 func crdInMCOGroup(kind string, input map[string]any, kube, mco Outcome) string {
 	if kind != "CustomResourceDefinition" || !kube.Accepted() || mco.Code != 422 {
 		return ""
@@ -207,16 +204,14 @@ func crdInMCOGroup(kind string, input map[string]any, kube, mco Outcome) string 
 	if !mcoGroup(group) {
 		return ""
 	}
-	return "mco serves the CRD's group itself and refuses CRDs in it"
+	return "mco serves or keeps the CRD's group and refuses CRDs in it"
 }
 
-// mcoGroup reports whether mco serves group: one of its domains' groups,
-// or the group of a built-in kind under test.
+// mcoGroup reports whether mco serves or keeps group: a group package
+// reserved names, or the group of a built-in kind under test.
 func mcoGroup(group string) bool {
-	for _, d := range mcoDomains {
-		if group == d || strings.HasSuffix(group, "."+d) {
-			return true
-		}
+	if reserved.Reason(group) != "" {
+		return true
 	}
 	for _, k := range BuiltinKinds {
 		if k.GVK.Group == group {

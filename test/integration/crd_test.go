@@ -96,12 +96,18 @@ func TestCustomResourceDefinitions(t *testing.T) {
 		{strings.ReplaceAll(widgetCRD, "example.com", "policy.karmada.io"), `group "policy.karmada.io" is served by mco-apiserver itself`},
 		{strings.ReplaceAll(widgetCRD, "example.com", "rollout.mco-org.github.io"), `group "rollout.mco-org.github.io" is served by mco-apiserver itself`},
 		{strings.ReplaceAll(widgetCRD, "example.com", "extras.mco-org.github.io"), "mco-org.github.io domain"},
+		{strings.ReplaceAll(widgetCRD, "example.com", "autoscaling.karmada.io"), `group "autoscaling.karmada.io" is Karmada's group of FederatedHPA and CronFederatedHPA, kept for mco to serve`},
 	} {
 		_, stderr, err := s.Kubectl(t, bad.yaml, "apply", "-f", "-")
 		if err == nil || !strings.Contains(stderr, bad.want) {
 			t.Errorf("apply should fail with %q; got %v:\n%s", bad.want, err, stderr)
 		}
 	}
+
+	// Karmada's other groups are open: its operator's CRD is a template
+	// a user propagates to install the operator in members.
+	s.MustKubectl(t, strings.NewReplacer("example.com", "operator.karmada.io", "Widget", "Karmada", "widget", "karmada", "wd]", "km]").Replace(widgetCRD),
+		"apply", "--server-side", "-f", "-")
 
 	// mco-controller-manager may read and claim the new kind's objects.
 	cli.Eventually(t, 30*time.Second, "mco-controller-manager may update widgets/status", func(context.Context) (bool, string) {

@@ -25,8 +25,9 @@ func TestGuard(t *testing.T) {
 		{"snapshot.storage.k8s.io", ""},
 		{"networking.k8s.io", "is served by mco-apiserver itself"},
 		{"policy.karmada.io", "is served by mco-apiserver itself"},
-		{"apps.karmada.io", "karmada.io domain"},
-		{"karmada.io", "karmada.io domain"},
+		{"autoscaling.karmada.io", "kept for mco to serve"},
+		{"operator.karmada.io", ""},
+		{"karmada.io", ""},
 		{"rollout.mco-org.github.io", "mco-org.github.io domain"},
 		{"notkarmada.io", ""},
 	}

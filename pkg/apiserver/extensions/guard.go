@@ -3,28 +3,23 @@ package extensions
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/admission"
+
+	"github.com/mco-org/mco/pkg/apis/reserved"
 )
 
 // GuardPluginName is the admission plugin refusing CustomResourceDefinitions
 // in groups mco serves.
 const GuardPluginName = "MCOReservedGroups"
 
-// reservedDomains are the domains whose groups mco serves or will serve:
-// Karmada's and mco's own. A CRD in any of their groups would share the
-// storage keys of mco's kinds (/registry/<group>/<resource>).
-var reservedDomains = []string{"karmada.io", "mco-org.github.io"}
-
 // Guard refuses a CustomResourceDefinition whose group mco serves itself
-// (exactly, for the Kubernetes groups it serves) or belongs to a domain
-// mco reserves. kube-apiserver accepts such CRDs; on mco they would shadow
-// its API.
+// or keeps (package reserved). kube-apiserver accepts such CRDs; on mco
+// they would shadow its API.
 type Guard struct {
 	*admission.Handler
 	served sets.Set[string]
@@ -60,10 +55,5 @@ func (g *Guard) reserved(group string) string {
 	if g.served.Has(group) {
 		return "is served by mco-apiserver itself"
 	}
-	for _, d := range reservedDomains {
-		if group == d || strings.HasSuffix(group, "."+d) {
-			return fmt.Sprintf("is in the %s domain, whose groups mco serves", d)
-		}
-	}
-	return ""
+	return reserved.Reason(group)
 }
