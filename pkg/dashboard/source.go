@@ -297,7 +297,7 @@ func (s *LiveSource) MayControl(ctx context.Context, namespace string) bool {
 func (s *LiveSource) Control(ctx context.Context, namespace, name, action string) (string, error) {
 	edit := rollout.Pause
 	if action == "resume" {
-		edit = func(ro *rolloutv1alpha1.Rollout, waves []string) (string, error) {
+		edit = func(ro *rolloutv1alpha1.Rollout, waves []rollout.PolicyWave) (string, error) {
 			return rollout.Resume(ro, waves, "")
 		}
 	}

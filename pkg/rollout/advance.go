@@ -49,6 +49,9 @@ func (d *decider) advance() {
 		}
 		d.assignWave(w)
 		if waiting := d.waveWaits(w); waiting != "" {
+			if w.Pause && i+1 < len(d.in.Waves) && d.released(i+1) {
+				waiting += fmt.Sprintf("; resumed already: will continue past %s without pausing", w.Name)
+			}
 			d.progress(fmt.Sprintf("Wave %s (%d of %d): %s", w.Name, i+1, len(d.in.Waves), waiting))
 			return
 		}

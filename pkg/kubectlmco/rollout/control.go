@@ -32,12 +32,14 @@ func newResumeCommand(f *clients.Factory, streams genericiooptions.IOStreams) *c
 		Use:   "resume KIND/NAME [--to-wave NAME]",
 		Short: "Go on with a paused or failed staged rollout: release the next wave, or every wave up to one",
 		Long: `resume clears a pause and releases the next wave: the one after a wave marked
-pause, or the failed wave, which is tried again. With --to-wave it releases every wave
-up to and including the one named, so their pauses do not stop the rollout.`,
+pause, or the failed wave, which is tried again. Given while a wave marked pause is
+still under way, it is kept: the rollout goes on past that wave without pausing once it
+passes (for the current revision only). With --to-wave it releases every wave up to and
+including the one named, so their pauses do not stop the rollout.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return run(cmd, f, args[0], func(t *target) error {
-				return change(cmd.Context(), t, streams.Out, func(ro *rolloutv1alpha1.Rollout, waves []string) (string, error) {
+				return change(cmd.Context(), t, streams.Out, func(ro *rolloutv1alpha1.Rollout, waves []rollout.PolicyWave) (string, error) {
 					return rollout.Resume(ro, waves, toWave)
 				})
 			})
@@ -50,7 +52,7 @@ up to and including the one named, so their pauses do not stop the rollout.`,
 // change applies edit to the template's Rollout and writes it, retrying
 // on conflicts (rollout.Change, as the dashboard does); it prints what
 // edit says it did.
-func change(ctx context.Context, t *target, out io.Writer, edit func(*rolloutv1alpha1.Rollout, []string) (string, error)) error {
+func change(ctx context.Context, t *target, out io.Writer, edit func(*rolloutv1alpha1.Rollout, []rollout.PolicyWave) (string, error)) error {
 	if _, err := t.rollout(ctx); err != nil {
 		return err
 	}

@@ -9,45 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
-	"github.com/mco-org/mco/pkg/rollout"
 )
-
-func TestResume(t *testing.T) {
-	waves := []string{"canary", "pre", "prod"}
-	tests := []struct {
-		name        string
-		waveIndex   int32
-		toWave      string
-		wantThrough string
-		wantErr     string
-	}{
-		{"paused after the first wave releases the second", 1, "", "pre", ""},
-		{"failed in the first wave retries it", 0, "", "canary", ""},
-		{"every wave passed releases the last", 3, "", "prod", ""},
-		{"--to-wave releases up to that wave", 1, "prod", "prod", ""},
-		{"--to-wave of an unknown wave is refused", 1, "qa", "", `no wave "qa"`},
-		{"--to-wave of a wave already started is refused", 2, "pre", "", "has started already"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			ro := &rolloutv1alpha1.Rollout{Spec: rolloutv1alpha1.RolloutSpec{Paused: true},
-				Status: rolloutv1alpha1.RolloutStatus{CurrentRevision: 4, WaveIndex: tc.waveIndex}}
-			_, err := rollout.Resume(ro, waves, tc.toWave)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err %v, want %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r := ro.Spec.Release; ro.Spec.Paused || r == nil || r.Revision != 4 || r.ThroughWave != tc.wantThrough {
-				t.Fatalf("spec %+v, want unpaused and released through %s at revision 4", ro.Spec, tc.wantThrough)
-			}
-		})
-	}
-}
 
 func TestPrevious(t *testing.T) {
 	history := []rolloutv1alpha1.RevisionHistory{{Revision: 5}, {Revision: 3}, {Revision: 4}}
