@@ -67,7 +67,69 @@ func newState() (*lua.LState, error) {
 	}
 	restrict(l)
 	l.PreloadModule(KubeModuleName, openKube)
+	if err := seal(l); err != nil {
+		l.Close()
+		return nil, err
+	}
 	return l, nil
+}
+
+// sealedLibraries are the library tables scripts read through read-only
+// proxies: a pooled state serves many scripts, and `string.upper = nil` in
+// one must not reach the next.
+var sealedLibraries = []string{lua.LoadLibName, lua.TabLibName, lua.StringLibName, lua.MathLibName, lua.OsLibName, KubeModuleName}
+
+// seal puts every library behind a read-only proxy, in the globals and
+// where require finds it (the kube module is loaded now for that).
+func seal(l *lua.LState) error {
+	if err := l.CallByParam(lua.P{Fn: l.GetGlobal("require"), NRet: 0, Protect: true}, lua.LString(KubeModuleName)); err != nil {
+		return fmt.Errorf("load Lua module %q: %w", KubeModuleName, err)
+	}
+	g := l.G.Global
+	pkg := l.GetField(g, lua.LoadLibName).(*lua.LTable)
+	loaded := l.GetField(pkg, "loaded").(*lua.LTable)
+	for _, name := range sealedLibraries {
+		lib, ok := loaded.RawGetString(name).(*lua.LTable)
+		if !ok {
+			if lib, ok = g.RawGetString(name).(*lua.LTable); !ok {
+				return fmt.Errorf("Lua library %q is not loaded", name)
+			}
+		}
+		proxy := readOnly(l, name, lib)
+		loaded.RawSetString(name, proxy)
+		if name != KubeModuleName {
+			g.RawSetString(name, proxy)
+		}
+	}
+	// package.loaded itself (require reads the registry's copy).
+	pkg.RawSetString("loaded", readOnly(l, "package.loaded", loaded))
+	return nil
+}
+
+// readOnly is a proxy of lib that reads through to it and raises on writes.
+func readOnly(l *lua.LState, name string, lib *lua.LTable) *lua.LTable {
+	proxy := l.NewTable()
+	meta := l.CreateTable(0, 3)
+	meta.RawSetString("__index", lib)
+	meta.RawSetString("__newindex", l.NewFunction(func(l *lua.LState) int {
+		l.RaiseError("%s is read-only: a script may not change a library", name)
+		return 0
+	}))
+	meta.RawSetString("__metatable", lua.LString("read-only"))
+	l.SetMetatable(proxy, meta)
+	return proxy
+}
+
+// newEnv is the environment of one script run: a copy of the globals (the
+// base functions and the library proxies), so that a script assigns and
+// clears names of its own alone — `error = nil` leaves error nil, as in a
+// state of its own, and nothing it sets reaches the next script — with
+// _G the environment itself.
+func newEnv(l *lua.LState) *lua.LTable {
+	env := l.CreateTable(0, 48)
+	l.G.Global.ForEach(func(k, v lua.LValue) { env.RawSet(k, v) })
+	env.RawSetString("_G", env)
+	return env
 }
 
 // restrict takes out of an opened state what a script must not reach.

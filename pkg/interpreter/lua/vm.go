@@ -136,14 +136,10 @@ func (vm *VM) run(ctx context.Context, script *Script, fn string, use func(*lua.
 	return nil
 }
 
-// load runs the chunk of script in a fresh environment, whose unknown
-// names fall back to the state's libraries, and returns the function fn it
-// defines.
+// load runs the chunk of script in a fresh environment (newEnv) and
+// returns the function fn it defines.
 func load(l *lua.LState, script *Script, fn string) (*lua.LFunction, error) {
-	env := l.NewTable()
-	meta := l.CreateTable(0, 1)
-	meta.RawSetString("__index", l.G.Global)
-	l.SetMetatable(env, meta)
+	env := newEnv(l)
 	chunk := l.NewFunctionFromProto(script.proto)
 	chunk.Env = env
 	if err := l.CallByParam(lua.P{Fn: chunk, NRet: 0, Protect: true}); err != nil {

@@ -182,3 +182,45 @@ func fmtErr(err error) string {
 	}
 	return err.Error()
 }
+
+// TestScriptsDoNotReachEachOther: a pooled state serves many scripts;
+// what one sets or clears, globals and libraries alike, does not reach
+// the next, and a global cleared is nil, not the library's.
+func TestScriptsDoNotReachEachOther(t *testing.T) {
+	t.Parallel()
+	vm := NewVM() // one call at a time: each reuses the state before it
+	steps := []struct {
+		name, source, fn string
+		want             any
+		wantErr          string
+	}{
+		{name: "_G is the script's own environment", source: `function F() _G.leaked = 1 return leaked end`, fn: "F", want: int64(1)},
+		{name: "what _G got does not reach the next script", source: `function F() return _G.leaked == nil and leaked == nil end`, fn: "F", want: true},
+		// The writes run under pcall, so that the call succeeds and its
+		// state serves the next step.
+		{name: "a library may not be changed", source: `function F() local _, e = pcall(function() string.upper = nil end) return e end`, fn: "F", want: "string is read-only"},
+		{name: "nor a library reached through require", source: `function F() local _, e = pcall(function() require("kube").resourceAdd = nil end) return e end`, fn: "F", want: "kube is read-only"},
+		{name: "nor package.loaded", source: `function F() local _, e = pcall(function() package.loaded.string = {} end) return e end`, fn: "F", want: "package.loaded is read-only"},
+		{name: "the libraries are whole for the next script", source: `function F() return string.upper("a") .. type(require("kube").resourceAdd) end`, fn: "F", want: "Afunction"},
+		{name: "a base function cleared is nil, not the library's", source: `function F() error = nil return error == nil end`, fn: "F", want: true},
+		{name: "and is back for the next script", source: `function F() return type(error) end`, fn: "F", want: "function"},
+	}
+	for _, s := range steps {
+		got, err := run(t, vm, s.source, s.fn, false)
+		if s.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), s.wantErr) {
+				t.Fatalf("%s: got %v, %v; want an error naming %q", s.name, got, err, s.wantErr)
+			}
+			continue
+		}
+		if msg, ok := got.(string); ok && err == nil && strings.Contains(msg, "read-only") {
+			if !strings.Contains(msg, s.want.(string)) {
+				t.Fatalf("%s: got %q, want it to name %q", s.name, msg, s.want)
+			}
+			continue
+		}
+		if err != nil || !equal(got, s.want) {
+			t.Fatalf("%s: got %#v, %v; want %#v", s.name, got, err, s.want)
+		}
+	}
+}
