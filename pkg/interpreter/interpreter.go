@@ -71,15 +71,13 @@ func (i *Interpreter) components(ctx context.Context, sc *script, obj *unstructu
 	return workload.Interpretation{Components: components}, nil
 }
 
-// replicas runs a replicaResource script; requirements without a
-// namespace get the template's.
+// replicas runs a replicaResource script. The requirements are what the
+// script returned, as in Karmada: a script that wants the namespace in
+// them sets it (requires.namespace = observedObj.metadata.namespace).
 func (i *Interpreter) replicas(ctx context.Context, sc *script, obj *unstructured.Unstructured) (workload.Interpretation, error) {
 	replicas, req, err := runGetReplicas(ctx, i.vm, sc, obj)
 	if err != nil {
 		return workload.Interpretation{}, err
-	}
-	if req != nil && req.Namespace == "" {
-		req.Namespace = obj.GetNamespace()
 	}
 	return workload.Interpretation{Replicated: true, Replicas: replicas, Requirements: req}, nil
 }

@@ -143,10 +143,12 @@ func runGetDependencies(ctx context.Context, vm *lua.VM, sc *script, obj *unstru
 }
 
 // mergeDependencies puts together what several scripts returned, without
-// repeats, ordered by apiVersion, kind, namespace and name.
+// repeats, ordered by apiVersion, kind, namespace and name: an empty list
+// (not nil) when they returned none, as Karmada's conversion of an empty
+// table gives.
 func mergeDependencies(lists ...[]configv1alpha1.DependentObjectReference) []configv1alpha1.DependentObjectReference {
 	seen := map[string]bool{}
-	var out []configv1alpha1.DependentObjectReference
+	out := []configv1alpha1.DependentObjectReference{}
 	for _, list := range lists {
 		for _, d := range list {
 			key, _ := json.Marshal(d)

@@ -77,18 +77,24 @@ spec:
 		if !onMCO && goneFromMCO == 0 {
 			goneFromMCO = time.Since(start)
 		}
+		// mcoStill reads mco again: a member seen going after the first
+		// read may have followed mco's deletion in between.
+		mcoStill := func() bool {
+			_, err := kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+			return !apierrors.IsNotFound(err)
+		}
 		var left []string
 		for _, m := range members {
 			got, err := memberClient(t, m).CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
 			switch {
 			case apierrors.IsNotFound(err):
-				if onMCO {
+				if onMCO && mcoStill() {
 					t.Fatalf("%s lost namespace %s while mco still had it: its content would be applied into nothing", m, ns)
 				}
 			case err != nil:
 				left = append(left, m+": "+err.Error())
 			default:
-				if onMCO && got.DeletionTimestamp != nil {
+				if onMCO && got.DeletionTimestamp != nil && mcoStill() {
 					t.Fatalf("%s began terminating namespace %s while mco still had it", m, ns)
 				}
 				left = append(left, m)

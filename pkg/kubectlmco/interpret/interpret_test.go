@@ -40,16 +40,16 @@ func TestExecute(t *testing.T) {
 apiVersion: demo.example.com/v1
 kind: WebApp
 metadata:
-    name: web
-    namespace: shop
+  name: web
+  namespace: shop
 spec:
-    configRef: web-config
-    endpoint: https://web.member1.example
-    image: nginx:1.27
-    replicas: 4
-    resources:
-        cpu: 100m
-        memory: 64Mi
+  configRef: web-config
+  endpoint: https://web.member1.example
+  image: nginx:1.27
+  replicas: 4
+  resources:
+    cpu: 100m
+    memory: 64Mi
 `,
 	}, {
 		name: "replicas and requirements",
@@ -59,10 +59,9 @@ spec:
 4
 ---
 # [2/2] requires:
-namespace: shop
 resourceRequest:
-    cpu: 100m
-    memory: 64Mi
+  cpu: 100m
+  memory: 64Mi
 `,
 	}, {
 		name: "revise",
@@ -72,15 +71,15 @@ resourceRequest:
 apiVersion: demo.example.com/v1
 kind: WebApp
 metadata:
-    name: web
-    namespace: shop
+  name: web
+  namespace: shop
 spec:
-    configRef: web-config
-    image: nginx:1.27
-    replicas: 2
-    resources:
-        cpu: 100m
-        memory: 64Mi
+  configRef: web-config
+  image: nginx:1.27
+  replicas: 2
+  resources:
+    cpu: 100m
+    memory: 64Mi
 `,
 	}, {
 		name: "status",
@@ -103,19 +102,19 @@ spec:
 apiVersion: demo.example.com/v1
 kind: WebApp
 metadata:
-    name: web
-    namespace: shop
+  name: web
+  namespace: shop
 spec:
-    configRef: web-config
-    image: nginx:1.27
-    replicas: 4
-    resources:
-        cpu: 100m
-        memory: 64Mi
+  configRef: web-config
+  image: nginx:1.27
+  replicas: 4
+  resources:
+    cpu: 100m
+    memory: 64Mi
 status:
-    clusters: 2
-    readyReplicas: 3
-    replicas: 4
+  clusters: 2
+  readyReplicas: 3
+  replicas: 4
 `,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,7 +12,8 @@ func TestToYAML(t *testing.T) {
 		{"beyond float64's integers", map[string]any{"big": int64(9007199254740993)}, "big: 9007199254740993\n"},
 		{"fraction", map[string]any{"ratio": 0.5}, "ratio: 0.5\n"},
 		{"nil", nil, "null\n"},
-		{"nested list", map[string]any{"a": []any{map[string]any{"b": 1}}}, "a:\n    - b: 1\n"},
+		{"nested list at its key's indentation", map[string]any{"a": []any{map[string]any{"b": 1, "c": map[string]any{"d": 2}}}}, "a:\n- b: 1\n  c:\n    d: 2\n"},
+		{"empty list and map", map[string]any{"l": []any{}, "m": map[string]any{}}, "l: []\nm: {}\n"},
 	} {
 		got, err := toYAML(tc.in)
 		if err != nil || string(got) != tc.want {
