@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -139,10 +140,13 @@ func isEmpty(t *lua.LTable) bool {
 	return k == lua.LNil
 }
 
+// table converts a non-empty table as Karmada's JSON encoding of Lua
+// values does: keys 1..n in order make a list; any other keys (strings,
+// numbers out of order or past a hole, or a mix) make an object, number
+// keys written in decimal ({[1] = "a", [3] = "c"} is {"1": "a", "3": "c"}).
 func (c *converter) table(t *lua.LTable, path string) (any, bool, error) {
 	key, _ := t.Next(lua.LNil)
-	switch key.Type() {
-	case lua.LTNil:
+	if key.Type() == lua.LTNil {
 		switch c.emptyAt(path) {
 		case emptyMap:
 			return map[string]any{}, true, nil
@@ -150,38 +154,53 @@ func (c *converter) table(t *lua.LTable, path string) (any, bool, error) {
 			return []any{}, true, nil
 		}
 		return nil, false, nil
-	case lua.LTNumber:
-		return c.list(t, path)
-	case lua.LTString:
-		return c.object(t, path)
 	}
-	return nil, false, fmt.Errorf("%scannot convert a table keyed by %s", at(path), key.Type())
+	keys, isList, err := tableKeys(t, path)
+	if err != nil {
+		return nil, false, err
+	}
+	if isList {
+		return c.list(t, path)
+	}
+	return c.object(t, keys, path)
 }
 
-func (c *converter) list(t *lua.LTable, path string) (any, bool, error) {
-	n := t.Len()
-	var err error
+// tableKeys lists a table's keys as object keys, and tells whether they
+// are 1..n in the order the table iterates them, which makes a list.
+func tableKeys(t *lua.LTable, path string) (keys []string, isList bool, err error) {
+	isList = true
+	next := 1
 	t.ForEach(func(k, _ lua.LValue) {
 		if err != nil {
 			return
 		}
-		i, ok := k.(lua.LNumber)
-		if !ok {
-			err = fmt.Errorf("%scannot convert a table with both number and %s keys", at(path), k.Type())
-		} else if float64(i) != math.Trunc(float64(i)) || i < 1 || int(i) > n {
-			err = fmt.Errorf("%scannot convert a sparse list (key %v, length %d)", at(path), i, n)
+		switch x := k.(type) {
+		case lua.LString:
+			keys, isList = append(keys, string(x)), false
+		case lua.LNumber:
+			f := float64(x)
+			if f != math.Trunc(f) || math.IsInf(f, 0) || math.Abs(f) >= 1<<53 {
+				err = fmt.Errorf("%scannot convert a table keyed by the number %v", at(path), f)
+				return
+			}
+			if int(f) != next {
+				isList = false
+			}
+			next++
+			keys = append(keys, strconv.FormatInt(int64(f), 10))
+		default:
+			err = fmt.Errorf("%scannot convert a table keyed by a %s", at(path), k.Type())
 		}
 	})
-	if err != nil {
-		return nil, false, err
-	}
+	return keys, isList, err
+}
+
+// list converts a table whose keys are 1..n.
+func (c *converter) list(t *lua.LTable, path string) (any, bool, error) {
+	n := t.Len()
 	out := make([]any, 0, n)
 	for i := 1; i <= n; i++ {
-		v := t.RawGetInt(i)
-		if v == lua.LNil {
-			return nil, false, fmt.Errorf("%scannot convert a sparse list (no value at %d of %d)", at(path), i, n)
-		}
-		item, keep, err := c.convert(v, path)
+		item, keep, err := c.convert(t.RawGetInt(i), path)
 		if err != nil {
 			return nil, false, err
 		}
@@ -192,27 +211,21 @@ func (c *converter) list(t *lua.LTable, path string) (any, bool, error) {
 	return out, true, nil
 }
 
-func (c *converter) object(t *lua.LTable, path string) (any, bool, error) {
+// object converts a table under the given keys (as tableKeys wrote them).
+func (c *converter) object(t *lua.LTable, keys []string, path string) (any, bool, error) {
 	out := map[string]any{}
-	var keys []string
-	var err error
-	t.ForEach(func(k, _ lua.LValue) {
-		if err != nil {
-			return
-		}
-		s, ok := k.(lua.LString)
-		if !ok {
-			err = fmt.Errorf("%scannot convert a table with both string and %s keys", at(path), k.Type())
-			return
-		}
-		keys = append(keys, string(s))
-	})
-	if err != nil {
-		return nil, false, err
-	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		item, keep, err := c.convert(t.RawGetString(k), join(path, k))
+		v := t.RawGetString(k)
+		if v == lua.LNil {
+			if n, err := strconv.ParseInt(k, 10, 64); err == nil {
+				v = t.RawGetInt(int(n))
+				if v == lua.LNil {
+					v = t.RawGet(lua.LNumber(n))
+				}
+			}
+		}
+		item, keep, err := c.convert(v, join(path, k))
 		if err != nil {
 			return nil, false, err
 		}

@@ -71,14 +71,18 @@ func TestFromLuaShapes(t *testing.T) {
 		{"list positions are ignored when matching references", `return {list = {{env = {}}, {env = {}}}}`, false,
 			map[string]any{"list": []any{map[string]any{"env": []any{}}, map[string]any{"env": []any{}}}}, ""},
 		{"a table with keys 1..n is a list", `return {"a", "b"}`, false, []any{"a", "b"}, ""},
-		{"a sparse list is refused", `local t = {} t[1] = 1 t[3] = 3 return t`, false, nil, "sparse"},
-		{"mixed keys are refused", `return {1, a = 2}`, false, nil, "both"},
+		{"a sparse list is an object keyed by the numbers, as in Karmada", `local t = {} t[1] = 1 t[3] = 3 return t`, false,
+			map[string]any{"1": int64(1), "3": int64(3)}, ""},
+		{"mixed keys make an object, as in Karmada", `return {1, a = 2}`, false, map[string]any{"1": int64(1), "a": int64(2)}, ""},
+		{"keys not starting at 1 make an object", `return {[2] = "b"}`, false, map[string]any{"2": "b"}, ""},
+		{"a list nested in an object stays a list", `return {a = {"x", "y"}}`, false, map[string]any{"a": []any{"x", "y"}}, ""},
 		{"a function is refused", `return {f = function() end}`, false, nil, "f: cannot convert a Lua function"},
 		{"a table holding itself is refused", `local t = {} t.self = t return t`, false, nil, "holds itself"},
 		{"a fraction stays a float", `return 1/4`, false, 0.25, ""},
 		{"NaN is refused", `return 0/0`, false, nil, "cannot convert the number"},
 		{"infinity is refused", `return 1/0`, false, nil, "cannot convert the number"},
-		{"a number key beyond the list is refused", `local t = {1} t[2.5] = 2 return t`, false, nil, "sparse"},
+		{"a fractional key is refused", `local t = {1} t[2.5] = 2 return t`, false, nil, "keyed by the number 2.5"},
+		{"a boolean key is refused", `local t = {} t[true] = 1 return t`, false, nil, "keyed by a boolean"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
