@@ -3,6 +3,7 @@ package rollout
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -13,15 +14,18 @@ import (
 // advance moves the rollout as far as the clusters' health allows.
 func (d *decider) advance() {
 	if d.isTrue(rolloutv1alpha1.ConditionComplete) {
-		d.settle("RolloutComplete", "")
+		d.finished()
 		return
 	}
-	if d.isTrue(rolloutv1alpha1.ConditionFailed) && !d.retried() {
-		if d.in.OnFailure == rolloutv1alpha1.FailureRollback {
-			d.rollbackTo = d.rollbackTarget()
+	if d.isTrue(rolloutv1alpha1.ConditionFailed) {
+		if !d.resumedAfterFailure() {
+			if d.in.OnFailure == rolloutv1alpha1.FailureRollback {
+				d.rollbackTo = d.rollbackTarget()
+			}
+			d.settle("", "")
+			return
 		}
-		d.settle("", "")
-		return
+		d.retry()
 	}
 	switch {
 	case d.in.Spec.Paused:
@@ -100,8 +104,14 @@ func (d *decider) done(outcome string) {
 
 // complete sets the conditions of a finished rollout.
 func (d *decider) complete(format string, args ...any) {
-	d.set(rolloutv1alpha1.ConditionComplete, true, "RolloutComplete", fmt.Sprintf(format, args...))
-	d.settle("RolloutComplete", "")
+	d.set(rolloutv1alpha1.ConditionComplete, true, ReasonRolloutComplete, fmt.Sprintf(format, args...))
+	d.finished()
+}
+
+// finished marks a complete rollout neither progressing nor paused.
+func (d *decider) finished() {
+	d.set(rolloutv1alpha1.ConditionProgressing, false, ReasonRolloutComplete, "")
+	d.set(rolloutv1alpha1.ConditionPaused, false, "NotPaused", "")
 }
 
 // assignWave gives the wave's clusters the current revision, as many at a
@@ -135,7 +145,7 @@ func (d *decider) waveWaits(w Wave) string {
 			notYet = append(notYet, name+" (queued)")
 		case c.Health != rolloutv1alpha1.ClusterHealthy:
 			notYet = append(notYet, fmt.Sprintf("%s (%s)", name, c.Message))
-			d.wait(d.in.Timeout - d.in.Now.Sub(c.LastTransitionTime.Time))
+			d.wait(d.deadline(c).Sub(d.in.Now))
 		default:
 			if left := w.HealthyFor - d.in.Now.Sub(c.LastTransitionTime.Time); left > 0 {
 				soaking = append(soaking, name)
@@ -167,13 +177,19 @@ func (d *decider) failed(w Wave) bool {
 	return false
 }
 
-// timedOut tells whether a cluster has been unhealthy for the timeout.
-func (d *decider) timedOut(c *rolloutv1alpha1.ClusterRevision) bool {
+// deadline is when an unhealthy cluster fails: the timeout after it
+// turned unhealthy, or after a later resume, which gives another timeout.
+func (d *decider) deadline(c *rolloutv1alpha1.ClusterRevision) time.Time {
 	since := c.LastTransitionTime.Time
 	if r := d.in.Spec.Release; r != nil && r.Time.After(since) {
-		since = r.Time.Time // a resume gives another timeout
+		since = r.Time.Time
 	}
-	return d.in.Now.Sub(since) >= d.in.Timeout
+	return since.Add(d.in.Timeout)
+}
+
+// timedOut tells whether a cluster has been unhealthy past its deadline.
+func (d *decider) timedOut(c *rolloutv1alpha1.ClusterRevision) bool {
+	return !d.in.Now.Before(d.deadline(c))
 }
 
 // fail records a cluster's failure and acts on it; it reports whether the
@@ -220,16 +236,18 @@ func (d *decider) gaveUp(c *rolloutv1alpha1.ClusterRevision) bool {
 	return c.Revision == d.in.Target && r != nil && r.Result == rolloutv1alpha1.ResultFailed
 }
 
-// retried tells whether a release was given after the failure.
-func (d *decider) retried() bool {
+// resumedAfterFailure tells whether a release of the current revision was
+// given after the failure.
+func (d *decider) resumedAfterFailure() bool {
 	f := meta.FindStatusCondition(d.st.Conditions, rolloutv1alpha1.ConditionFailed)
 	r := d.in.Spec.Release
-	if f == nil || r == nil || r.Revision != d.in.Target || !r.Time.After(f.LastTransitionTime.Time) {
-		return false
-	}
+	return f != nil && r != nil && r.Revision == d.in.Target && r.Time.After(f.LastTransitionTime.Time)
+}
+
+// retry clears the failure: the failed wave is tried again.
+func (d *decider) retry() {
 	d.set(rolloutv1alpha1.ConditionFailed, false, ReasonResumed, "Resumed after the failure; the wave is tried again.")
 	d.event(false, ReasonResumed, "Resumed after the failure of wave %s", d.st.Wave)
-	return true
 }
 
 // released tells whether the user let the rollout start wave i though the
@@ -256,12 +274,8 @@ func (d *decider) progress(msg string) {
 // settle marks the rollout not progressing; a non-empty pause reason
 // marks it paused for that reason.
 func (d *decider) settle(pauseReason, msg string) {
-	failed := d.isTrue(rolloutv1alpha1.ConditionFailed)
 	switch {
-	case pauseReason == "RolloutComplete":
-		d.set(rolloutv1alpha1.ConditionProgressing, false, "RolloutComplete", "")
-		d.set(rolloutv1alpha1.ConditionPaused, false, "NotPaused", "")
-	case failed:
+	case d.isTrue(rolloutv1alpha1.ConditionFailed):
 		f := meta.FindStatusCondition(d.st.Conditions, rolloutv1alpha1.ConditionFailed)
 		d.set(rolloutv1alpha1.ConditionProgressing, false, ReasonWaveFailed, f.Message)
 		d.set(rolloutv1alpha1.ConditionPaused, true, ReasonWaveFailed, "Stopped by the failure: `kubectl mco rollout resume` tries the wave again, `kubectl mco rollout undo` goes back.")

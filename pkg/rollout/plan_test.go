@@ -430,3 +430,26 @@ func TestAnEarlyResumeBelongsToItsRevision(t *testing.T) {
 	w.expectGiven(map[string]int64{"member2": 3, "member1": 1, "member3": 1})
 	w.expectState(rolloutv1alpha1.ConditionPaused)
 }
+
+// TestAResumedFailedWaveWaitsForItsNewDeadline: a resume after a failure
+// gives the still unhealthy cluster another timeout, and the rollout asks
+// to decide again when that one ends, not every second until then.
+func TestAResumedFailedWaveWaitsForItsNewDeadline(t *testing.T) {
+	w := newWorld(t)
+	w.settle(1)
+	w.sick["member2"] = true
+	w.settle(2)
+	w.wait(6 * time.Minute)
+	w.settle(2)
+	w.expectState(rolloutv1alpha1.ConditionFailed)
+	w.wait(time.Minute)
+	w.spec.Release = &rolloutv1alpha1.WaveRelease{Revision: 2, ThroughWave: "canary", Time: metav1.NewTime(w.now)}
+	w.decide(2)
+	w.expectEvent(ReasonResumed)
+	if w.last.After < 4*time.Minute || w.last.After > 5*time.Minute {
+		t.Fatalf("after the resume, decide again in %s; want the new deadline, 5m after the resume", w.last.After)
+	}
+	w.wait(5 * time.Minute)
+	w.settle(2)
+	w.expectState(rolloutv1alpha1.ConditionFailed)
+}

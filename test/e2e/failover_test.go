@@ -92,24 +92,27 @@ func failoverMovesReplicas(t *testing.T) (during, after func(t *testing.T)) {
 			t.Errorf("mco reported %d available replicas during failover; member1 ran at least 2", minAvailable)
 		}
 	}
-	after = func(t *testing.T) {
-		eventually(t, 90*time.Second, "eviction over and 4 replicas in all", func(ctx context.Context) (bool, string) {
-			b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "web-deployment", metav1.GetOptions{})
-			if err != nil {
-				return false, err.Error()
-			}
-			got := memberReplicas(ctx, t, ns, "web")
-			var sum int32
-			for _, r := range got {
-				if r > 0 {
-					sum += r
-				}
-			}
-			return len(b.Spec.GracefulEvictionTasks) == 0 && sum == 4,
-				fmt.Sprintf("tasks %v, members %v", b.Spec.GracefulEvictionTasks, got)
-		})
-	}
+	after = func(t *testing.T) { waitEvictionOver(t, ns, "web", 4, 90*time.Second, "") }
 	return during, after
+}
+
+// waitEvictionOver waits until the Deployment's binding has no graceful
+// eviction task left and its replicas in the members add up to want.
+func waitEvictionOver(t *testing.T, ns, name string, want int32, timeout time.Duration, what string) {
+	t.Helper()
+	_, mco := mcoClients(t)
+	eventually(t, timeout, what+fmt.Sprintf("eviction over, %d replicas in all", want), func(ctx context.Context) (bool, string) {
+		b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, name+"-deployment", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		got := memberReplicas(ctx, t, ns, name)
+		var sum int32
+		for _, r := range got {
+			sum += max(r, 0)
+		}
+		return len(b.Spec.GracefulEvictionTasks) == 0 && sum == want, fmt.Sprintf("tasks %v, members %v", b.Spec.GracefulEvictionTasks, got)
+	})
 }
 
 // failoverWithoutAlternative (TestMember2Outage): a workload only member2

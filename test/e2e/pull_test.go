@@ -57,18 +57,7 @@ func TestPullMemberFailover(t *testing.T) {
 	backAndWhole := func(what string) {
 		t.Helper()
 		waitClusterHealthy(t, name)
-		eventually(t, 120*time.Second, what+": eviction over, 4 replicas in all", func(ctx context.Context) (bool, string) {
-			b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "web-deployment", metav1.GetOptions{})
-			if err != nil {
-				return false, err.Error()
-			}
-			got := memberReplicas(ctx, t, ns, "web")
-			var sum int32
-			for _, r := range got {
-				sum += max(r, 0)
-			}
-			return len(b.Spec.GracefulEvictionTasks) == 0 && sum == 4, fmt.Sprintf("tasks %v, members %v", b.Spec.GracefulEvictionTasks, got)
-		})
+		waitEvictionOver(t, ns, "web", 4, 120*time.Second, what+": ")
 	}
 
 	resume := pauseMember(t, name)
