@@ -34,9 +34,9 @@ type Resources struct {
 	ctx      context.Context // set by Start: kinds added later start at once
 	initial  []cache.InformerSynced
 
-	// StatusWrites tells mco's own status writes apart from changes that
+	// statusWrites tells mco's own status writes apart from changes that
 	// matter to propagation.
-	StatusWrites *StatusWrites
+	statusWrites *statusWrites
 }
 
 // kind is one template kind and its informer, which runs until stop.
@@ -49,7 +49,7 @@ type kind struct {
 // New returns template kinds kept with informers from client.
 func New(client dynamic.Interface, resync time.Duration, kinds ...Resource) *Resources {
 	r := &Resources{client: client, resync: resync, kinds: map[schema.GroupVersionKind]*kind{},
-		removed: map[schema.GroupKind]bool{}, StatusWrites: NewStatusWrites()}
+		removed: map[schema.GroupKind]bool{}, statusWrites: newStatusWrites()}
 	for _, x := range kinds {
 		r.kinds[x.GVK] = r.newKind(x)
 	}
@@ -86,6 +86,16 @@ func (r *Resources) newKind(x Resource) *kind {
 	inf := dynamicinformer.NewFilteredDynamicInformer(r.client, x.GVR, metav1.NamespaceAll, r.resync,
 		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, nil).Informer()
 	_ = inf.SetTransform(controller.DropManagedFields) // fails only once started; this one is new
+	// A deleted template's status writes are forgotten: Jobs and
+	// recreated workloads would otherwise grow the record for ever.
+	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: func(obj any) {
+		if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = tomb.Obj
+		}
+		if o, ok := obj.(metav1.Object); ok {
+			r.statusWrites.forget(o.GetUID())
+		}
+	}})
 	return &kind{Resource: x, informer: inf}
 }
 

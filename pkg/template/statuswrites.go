@@ -6,11 +6,11 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// StatusWrites remembers which resourceVersions of templates come from
+// statusWrites remembers which resourceVersions of templates come from
 // mco's own status writes, so that a binding keeps pointing at the
 // template's last change that matters (spec or metadata) instead of being
-// rewritten after every status write.
-type StatusWrites struct {
+// rewritten after every status write. An entry goes with its template.
+type statusWrites struct {
 	mu     sync.Mutex
 	latest map[types.UID]statusWrite
 }
@@ -20,12 +20,11 @@ type statusWrite struct {
 	effective string // resourceVersion of the last change before it that was not ours
 }
 
-// NewStatusWrites returns an empty record.
-func NewStatusWrites() *StatusWrites { return &StatusWrites{latest: map[types.UID]statusWrite{}} }
+func newStatusWrites() *statusWrites { return &statusWrites{latest: map[types.UID]statusWrite{}} }
 
-// Record notes that a status write took template uid from resourceVersion
+// record notes that a status write took template uid from resourceVersion
 // before to after.
-func (s *StatusWrites) Record(uid types.UID, before, after string) {
+func (s *statusWrites) record(uid types.UID, before, after string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	eff := before
@@ -35,13 +34,27 @@ func (s *StatusWrites) Record(uid types.UID, before, after string) {
 	s.latest[uid] = statusWrite{after: after, effective: eff}
 }
 
-// Effective returns the resourceVersion of the template's last change that
+// effective returns the resourceVersion of the template's last change that
 // was not one of mco's status writes (rv itself when rv is not one).
-func (s *StatusWrites) Effective(uid types.UID, rv string) string {
+func (s *statusWrites) effective(uid types.UID, rv string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if w, ok := s.latest[uid]; ok && w.after == rv {
 		return w.effective
 	}
 	return rv
+}
+
+// forget drops what is known of template uid, once it is deleted.
+func (s *statusWrites) forget(uid types.UID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.latest, uid)
+}
+
+// len is how many templates have an entry.
+func (s *statusWrites) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.latest)
 }

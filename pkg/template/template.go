@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/mco-org/mco/pkg/apis/reserved"
@@ -98,7 +99,7 @@ func (r *Resources) GetFresh(ctx context.Context, client dynamic.Interface, k Ke
 	if err != nil && !apierrors.IsNotFound(err) {
 		return nil, err
 	}
-	if resourceVersion == "" || (err == nil && r.effective(cached) == resourceVersion) {
+	if resourceVersion == "" || (err == nil && r.EffectiveResourceVersion(cached) == resourceVersion) {
 		return cached, err
 	}
 	x, ok := r.ByGVK(k.GVK)
@@ -112,9 +113,15 @@ func (r *Resources) GetFresh(ctx context.Context, client dynamic.Interface, k Ke
 	return live, nil
 }
 
-func (r *Resources) effective(obj *unstructured.Unstructured) string {
-	if r.StatusWrites == nil {
-		return obj.GetResourceVersion()
-	}
-	return r.StatusWrites.Effective(obj.GetUID(), obj.GetResourceVersion())
+// EffectiveResourceVersion is the resourceVersion of the template's last
+// change that matters to propagation: mco's own status writes on it are
+// passed over.
+func (r *Resources) EffectiveResourceVersion(obj metav1.Object) string {
+	return r.statusWrites.effective(obj.GetUID(), obj.GetResourceVersion())
+}
+
+// RecordStatusWrite notes that mco's status write took template uid from
+// resourceVersion before to after.
+func (r *Resources) RecordStatusWrite(uid types.UID, before, after string) {
+	r.statusWrites.record(uid, before, after)
 }

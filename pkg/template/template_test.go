@@ -52,7 +52,7 @@ func TestGetFresh(t *testing.T) {
 				}
 			}
 			if tc.statusFrom != "" {
-				r.StatusWrites.Record(types.UID("u1"), tc.statusFrom, tc.cached.GetResourceVersion())
+				r.RecordStatusWrite(types.UID("u1"), tc.statusFrom, tc.cached.GetResourceVersion())
 			}
 			got, err := r.GetFresh(context.Background(), client, key, tc.want)
 			if err != nil {

@@ -247,6 +247,6 @@ func (s *Controller) updateTemplate(ctx context.Context, v *binding.View) error 
 		}
 		return fmt.Errorf("update status of %s: %w", tk, err)
 	}
-	s.templates.StatusWrites.Record(out.GetUID(), cached.GetResourceVersion(), out.GetResourceVersion())
+	s.templates.RecordStatusWrite(out.GetUID(), cached.GetResourceVersion(), out.GetResourceVersion())
 	return nil
 }

@@ -180,7 +180,7 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 	want := desiredSpec(obj, w, policySpec(chosen))
 	// Point at the template's last change that matters: mco's own status
 	// writes on the template are no reason to touch the binding.
-	want.Resource.ResourceVersion = d.templates.StatusWrites.Effective(obj.GetUID(), obj.GetResourceVersion())
+	want.Resource.ResourceVersion = d.templates.EffectiveResourceVersion(obj)
 	key := bindingKey(obj)
 	// The store shows a binding this process created moments ago even
 	// before the informer does.
