@@ -4,14 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
@@ -31,8 +32,36 @@ var hpaGVK = autoscalingv2.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler"
 type Marker struct {
 	dynamic   dynamic.Interface
 	templates *template.Resources
-	hpas      cache.GenericLister
-	loop      *controller.Controller[template.Key]
+	// hpas are the autoscalers, indexed by the template they scale
+	// (scaleTargetIndex).
+	hpas cache.Indexer
+	loop *controller.Controller[template.Key]
+}
+
+// scaleTargetIndex indexes autoscalers by targetIndexKey of their scale
+// target.
+const scaleTargetIndex = "hpaScaleTarget"
+
+// targetIndexKey names a template in its namespace, whatever its version.
+func targetIndexKey(k template.Key) string {
+	return k.Namespace + "/" + k.GVK.Group + "/" + k.GVK.Kind + "/" + k.Name
+}
+
+// indexByTarget reads an autoscaler's scale target straight from the
+// cached object, without converting it.
+func indexByTarget(obj any) ([]string, error) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return nil, nil
+	}
+	apiVersion, _, _ := unstructured.NestedString(u.Object, "spec", "scaleTargetRef", "apiVersion")
+	kind, _, _ := unstructured.NestedString(u.Object, "spec", "scaleTargetRef", "kind")
+	name, _, _ := unstructured.NestedString(u.Object, "spec", "scaleTargetRef", "name")
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil || kind == "" || name == "" {
+		return nil, nil
+	}
+	return []string{targetIndexKey(template.Key{GVK: gv.WithKind(kind), Namespace: u.GetNamespace(), Name: name})}, nil
 }
 
 // NewMarker builds the scale target marker: a change of an autoscaler
@@ -43,8 +72,7 @@ func NewMarker(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	if !ok {
 		return func(context.Context) error { return nil }, nil
 	}
-	hpas, _ := c.Templates.Lister(hr)
-	x := &Marker{dynamic: c.Dynamic, templates: c.Templates, hpas: hpas}
+	x := &Marker{dynamic: c.Dynamic, templates: c.Templates}
 	x.loop = controller.New("hpaScaleTargetMarker", x.sync, controller.WithBackoff(100*time.Millisecond, 10*time.Second))
 	x.loop.WaitFor(c.Templates.HasSynced)
 	onHPA := func(obj any) {
@@ -58,6 +86,10 @@ func NewMarker(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		var h cache.ResourceEventHandler
 		switch {
 		case r.GVK == hr.GVK:
+			if err := inf.AddIndexers(cache.Indexers{scaleTargetIndex: indexByTarget}); err != nil {
+				return fmt.Errorf("index autoscalers by target: %w", err)
+			}
+			x.hpas = inf.GetIndexer()
 			h = cache.ResourceEventHandlerFuncs{
 				AddFunc:    onHPA,
 				UpdateFunc: func(old, obj any) { onHPA(old); onHPA(obj) },
@@ -65,8 +97,14 @@ func NewMarker(_ context.Context, c *shared.Context) (shared.Runner, error) {
 			}
 		case r.GVK.Group == "apps":
 			h = cache.ResourceEventHandlerFuncs{
-				AddFunc:    func(obj any) { x.enqueueTemplate(obj) },
-				UpdateFunc: func(_, obj any) { x.enqueueTemplate(obj) },
+				AddFunc: func(obj any) { x.enqueueTemplate(obj) },
+				// Status writes change neither labels nor generation,
+				// and cannot change the mark.
+				UpdateFunc: func(old, obj any) {
+					if markMayChange(old, obj) {
+						x.enqueueTemplate(obj)
+					}
+				},
 			}
 		default:
 			return nil
@@ -80,19 +118,31 @@ func NewMarker(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	return func(ctx context.Context) error { return x.loop.Run(ctx, c.Workers) }, nil
 }
 
+// markMayChange tells whether a template's update may change its mark:
+// its labels or its generation changed.
+func markMayChange(old, obj any) bool {
+	o, ok1 := old.(metav1.Object)
+	n, ok2 := obj.(metav1.Object)
+	if !ok1 || !ok2 {
+		return true
+	}
+	return o.GetGeneration() != n.GetGeneration() || !maps.Equal(o.GetLabels(), n.GetLabels())
+}
+
 // enqueueTemplate queues a workload template when its mark may be wrong:
-// it carries one, or an autoscaler in its namespace may target it.
+// it carries one, or an autoscaler targets it.
 func (x *Marker) enqueueTemplate(obj any) {
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
 		return
 	}
+	k := template.KeyOf(u)
 	if _, has := u.GetLabels()[workload.RetainReplicasLabel]; has {
-		x.loop.Enqueue(template.KeyOf(u))
+		x.loop.Enqueue(k)
 		return
 	}
-	if hpas, err := x.hpas.ByNamespace(u.GetNamespace()).List(labels.Everything()); err == nil && len(hpas) > 0 {
-		x.loop.Enqueue(template.KeyOf(u))
+	if hpas, err := x.hpas.ByIndex(scaleTargetIndex, targetIndexKey(k)); err == nil && len(hpas) > 0 {
+		x.loop.Enqueue(k)
 	}
 }
 
@@ -109,9 +159,9 @@ func (x *Marker) sync(ctx context.Context, k template.Key) error {
 	if err != nil {
 		return err
 	}
-	objs, err := x.hpas.ByNamespace(k.Namespace).List(labels.Everything())
+	objs, err := x.hpas.ByIndex(scaleTargetIndex, targetIndexKey(k))
 	if err != nil {
-		return fmt.Errorf("list autoscalers in %s: %w", k.Namespace, err)
+		return fmt.Errorf("autoscalers of %s: %w", k, err)
 	}
 	hpas := make([]*autoscalingv2.HorizontalPodAutoscaler, 0, len(objs))
 	for _, o := range objs {
