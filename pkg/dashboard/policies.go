@@ -2,11 +2,12 @@ package dashboard
 
 import (
 	"sort"
-	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	"github.com/mco-org/mco/pkg/placement"
 )
 
 // PolicyRow is one policy on the Policies page.
@@ -27,27 +28,38 @@ type PoliciesPage struct {
 	Propagation, Override []PolicyRow
 }
 
+// policyKey names a propagation policy: its kind, namespace (empty for a
+// cluster-scoped one) and name.
+type policyKey struct{ kind, namespace, name string }
+
+// claimedBy is the policy that claimed a binding, by its annotations.
+func claimedBy(b *Binding) (policyKey, bool) {
+	if n := b.Annotations[policyv1alpha1.ClusterPropagationPolicyAnnotation]; n != "" {
+		return policyKey{"ClusterPropagationPolicy", "", n}, true
+	}
+	if n := b.Annotations[policyv1alpha1.PropagationPolicyNameAnnotation]; n != "" {
+		return policyKey{"PropagationPolicy", b.Namespace, n}, true
+	}
+	return policyKey{}, false
+}
+
 // policiesPage lists every propagation and override policy the user may
 // read with the workloads each selects.
 func policiesPage(s *Snapshot) PoliciesPage {
 	var p PoliciesPage
-	claimed := map[string][]WorkloadRow{}
+	claimed := map[policyKey][]WorkloadRow{}
 	for _, b := range s.Bindings {
-		if pol := policyOf(b); pol != "" {
-			key := pol
-			if strings.HasPrefix(pol, "PropagationPolicy ") {
-				key = b.Namespace + "/" + pol
-			}
-			claimed[key] = append(claimed[key], workloadRow(b))
+		if k, ok := claimedBy(b); ok {
+			claimed[k] = append(claimed[k], workloadRow(b))
 		}
 	}
 	for _, pp := range s.PropagationPolicies {
 		p.Propagation = append(p.Propagation, PolicyRow{Kind: "PropagationPolicy", Namespace: pp.Namespace, Name: pp.Name,
-			Selectors: selectorsText(pp.Spec.ResourceSelectors), Templates: claimed[pp.Namespace+"/PropagationPolicy "+pp.Name]})
+			Selectors: selectorsText(pp.Spec.ResourceSelectors), Templates: claimed[policyKey{"PropagationPolicy", pp.Namespace, pp.Name}]})
 	}
 	for _, cpp := range s.ClusterPropagationPolicies {
 		p.Propagation = append(p.Propagation, PolicyRow{Kind: "ClusterPropagationPolicy", Name: cpp.Name,
-			Selectors: selectorsText(cpp.Spec.ResourceSelectors), Templates: claimed["ClusterPropagationPolicy "+cpp.Name]})
+			Selectors: selectorsText(cpp.Spec.ResourceSelectors), Templates: claimed[policyKey{"ClusterPropagationPolicy", "", cpp.Name}]})
 	}
 	for _, op := range s.OverridePolicies {
 		p.Override = append(p.Override, overrideRow("OverridePolicy", op.Namespace, op.Name, op.Spec.ResourceSelectors, s.Bindings))
@@ -72,7 +84,7 @@ func policiesPage(s *Snapshot) PoliciesPage {
 func overrideRow(kind, namespace, name string, sels []policyv1alpha1.ResourceSelector, bindings []*Binding) PolicyRow {
 	row := PolicyRow{Kind: kind, Namespace: namespace, Name: name, Selectors: selectorsText(sels)}
 	for _, sel := range sels {
-		if sel.LabelSelector != nil {
+		if sel.Name == "" && sel.LabelSelector != nil {
 			row.ByLabels = true
 		}
 	}
@@ -88,14 +100,21 @@ func overrideRow(kind, namespace, name string, sels []policyv1alpha1.ResourceSel
 	return row
 }
 
-// anySelects tells whether a selector without a label selector names the
-// template (label selectors cannot be judged from a binding).
+// anySelects tells whether a selector picks the template, by placement's
+// own matching on a stub of it: a name decides alone (a label selector
+// beside it is ignored, as in Karmada). A selector by labels alone cannot
+// be judged from a binding, which does not carry the template's labels.
 func anySelects(sels []policyv1alpha1.ResourceSelector, apiVersion, kind, namespace, name string) bool {
+	stub := &unstructured.Unstructured{}
+	stub.SetAPIVersion(apiVersion)
+	stub.SetKind(kind)
+	stub.SetNamespace(namespace)
+	stub.SetName(name)
 	for _, s := range sels {
-		if s.LabelSelector != nil || s.APIVersion != apiVersion || s.Kind != kind {
+		if s.Name == "" && s.LabelSelector != nil {
 			continue
 		}
-		if (s.Namespace == "" || s.Namespace == namespace) && (s.Name == "" || s.Name == name) {
+		if placement.ResourceMatches(stub, s) {
 			return true
 		}
 	}
