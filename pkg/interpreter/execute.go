@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
@@ -101,17 +100,10 @@ func (i *Interpreter) Execute(ctx context.Context, op configv1alpha1.Interpreter
 		status, err := i.ReflectStatus(ctx, obj)
 		return one("status", status, err)
 	case configv1alpha1.InterpreterOperationAggregateStatus:
-		status, _, err := i.AggregateStatus(ctx, obj, args.Status, metav1.Now())
-		if err != nil {
-			return nil, err
-		}
-		out := obj.DeepCopy()
-		if status == nil {
-			delete(out.Object, "status")
-		} else {
-			out.Object["status"] = status
-		}
-		return one("aggregatedStatus", out, nil)
+		// The object as the script returns it, as karmadactl prints it
+		// (a script may clear spec); the controllers take its status.
+		out, err := runAggregateStatus(ctx, i.vm, i.script(obj, op), obj.DeepCopy(), args.Status)
+		return one("aggregatedStatus", out, err)
 	case configv1alpha1.InterpreterOperationInterpretHealth:
 		health, err := i.Health(ctx, obj)
 		return one("healthy", health == workv1alpha2.ResourceHealthy, err)

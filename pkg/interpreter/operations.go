@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 
 	glua "github.com/yuin/gopher-lua"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -141,26 +142,35 @@ func runGetDependencies(ctx context.Context, vm *lua.VM, sc *script, obj *unstru
 	return deps, err
 }
 
-// mergeDependencies puts together what several scripts returned: each
-// list in its script's order, as Karmada keeps it, a reference a later
-// script repeats left out; an empty list (not nil) when they returned
-// none, as Karmada's conversion of an empty table gives.
+// mergeDependencies puts together what several scripts returned, as
+// Karmada does: without repeats, ordered by apiVersion, kind, namespace
+// and name, and an empty list (not nil) when they returned none.
 func mergeDependencies(lists ...[]configv1alpha1.DependentObjectReference) []configv1alpha1.DependentObjectReference {
-	out := []configv1alpha1.DependentObjectReference{}
-	if len(lists) == 1 && lists[0] != nil {
-		return lists[0]
-	}
 	seen := map[string]bool{}
-	for i, list := range lists {
+	out := []configv1alpha1.DependentObjectReference{}
+	for _, list := range lists {
 		for _, d := range list {
 			key, _ := json.Marshal(d)
-			if i > 0 && seen[string(key)] {
+			if seen[string(key)] {
 				continue
 			}
 			seen[string(key)] = true
 			out = append(out, d)
 		}
 	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.APIVersion != b.APIVersion {
+			return a.APIVersion < b.APIVersion
+		}
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		return a.Name < b.Name
+	})
 	return out
 }
 

@@ -19,10 +19,11 @@ func TestMergeDependencies(t *testing.T) {
 	}{
 		{name: "no script returned any: an empty list, as Karmada's empty table", lists: [][]configv1alpha1.DependentObjectReference{nil, {}}, want: `[]`},
 		{name: "no lists at all", want: `[]`},
-		{name: "one script's list is kept as it is, repeats and order alike, as in Karmada", lists: [][]configv1alpha1.DependentObjectReference{{secret, cm("a", "x"), cm("a", "x")}},
-			want: `[{"apiVersion":"v1","kind":"Secret","namespace":"a","name":"s"},{"apiVersion":"v1","kind":"ConfigMap","namespace":"a","name":"x"},{"apiVersion":"v1","kind":"ConfigMap","namespace":"a","name":"x"}]`},
-		{name: "a later script's repeat of an earlier one's goes", lists: [][]configv1alpha1.DependentObjectReference{{cm("a", "x")}, {cm("a", "y"), cm("a", "x")}},
-			want: `[{"apiVersion":"v1","kind":"ConfigMap","namespace":"a","name":"x"},{"apiVersion":"v1","kind":"ConfigMap","namespace":"a","name":"y"}]`},
+		{name: "repeats go, within a list and across lists, as Karmada's set", lists: [][]configv1alpha1.DependentObjectReference{{cm("a", "x"), cm("a", "x")}, {cm("a", "x")}},
+			want: `[{"apiVersion":"v1","kind":"ConfigMap","namespace":"a","name":"x"}]`},
+		{name: "ordered by apiVersion, kind, namespace and name, as Karmada orders them", lists: [][]configv1alpha1.DependentObjectReference{{secret, cm("b", "x")}, {cm("a", "y"), cm("a", "x")}},
+			want: `[{"apiVersion":"v1","kind":"ConfigMap","namespace":"a","name":"x"},{"apiVersion":"v1","kind":"ConfigMap","namespace":"a","name":"y"},` +
+				`{"apiVersion":"v1","kind":"ConfigMap","namespace":"b","name":"x"},{"apiVersion":"v1","kind":"Secret","namespace":"a","name":"s"}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,8 +1,11 @@
 package repo
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -63,4 +66,33 @@ func Skipped(t testing.TB, why string) {
 	if _, err := fmt.Fprintln(f, line); err != nil {
 		t.Logf("record the skipped check in %s: %v", path, err)
 	}
+}
+
+// KarmadaVersion is the release of Karmada whose sources tests read (its
+// interpreter customizations and their cases) from the Go module proxy.
+const KarmadaVersion = "v1.18.2"
+
+// RequireKarmadaSource returns the directory of Karmada's module at
+// KarmadaVersion, downloading it through the Go module proxy as the build
+// does its modules. Where the proxy cannot serve it the test is skipped
+// (Skipped), and fails under CI=true, where it always can.
+func RequireKarmadaSource(t testing.TB) string {
+	t.Helper()
+	out, err := exec.Command("go", "mod", "download", "-json", "github.com/karmada-io/karmada@"+KarmadaVersion).Output()
+	var mod struct{ Dir, Error string }
+	if err == nil {
+		err = json.Unmarshal(out, &mod)
+	}
+	if err == nil && mod.Error != "" {
+		err = errors.New(mod.Error)
+	}
+	if err == nil && mod.Dir != "" {
+		return mod.Dir
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("download Karmada %s from the Go module proxy: %v", KarmadaVersion, err)
+	}
+	Skipped(t, fmt.Sprintf("Karmada %s could not be downloaded: %v", KarmadaVersion, err))
+	t.SkipNow()
+	return ""
 }
