@@ -1,12 +1,24 @@
 package interpret
 
-import "sigs.k8s.io/yaml"
+import (
+	"encoding/json"
 
-// toYAML prints a value as karmadactl interpret prints its results:
-// sigs.k8s.io/yaml's Marshal, which takes the value's JSON form (field
-// names, omitted empty fields, quantities as strings) and writes it as
-// YAML with keys sorted, two-space indentation and list items at their
-// key's indentation.
+	"sigs.k8s.io/yaml"
+)
+
+// toYAML prints a value as karmadactl interpret prints its results: its
+// JSON form (field names, omitted empty fields, quantities as strings)
+// decoded into plain values (numbers as float64), then sigs.k8s.io/yaml's
+// YAML (keys sorted, two-space indentation, list items at their key's
+// indentation).
 func toYAML(v any) ([]byte, error) {
-	return yaml.Marshal(v)
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var plain any
+	if err := json.Unmarshal(data, &plain); err != nil {
+		return nil, err
+	}
+	return yaml.Marshal(plain)
 }

