@@ -37,6 +37,17 @@ type Set struct {
 // not compile is left out and reported (validation refuses those, so only
 // objects stored before would have one).
 func NewSet(customizations []*configv1alpha1.ResourceInterpreterCustomization) (*Set, []error) {
+	s, _, errs := newSet(customizations, nil)
+	return s, errs
+}
+
+// compiledScripts are compiled scripts by customization, field and source.
+type compiledScripts map[string]*lua.Script
+
+// newSet is NewSet reusing the scripts prev compiled already; it returns
+// the compiled scripts the set uses, for the next call.
+func newSet(customizations []*configv1alpha1.ResourceInterpreterCustomization, prev compiledScripts) (*Set, compiledScripts, []error) {
+	used := compiledScripts{}
 	sorted := append([]*configv1alpha1.ResourceInterpreterCustomization(nil), customizations...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	s := &Set{byKind: map[schema.GroupVersionKind]*rules{}}
@@ -55,11 +66,16 @@ func NewSet(customizations []*configv1alpha1.ResourceInterpreterCustomization) (
 			if r.Operation != configv1alpha1.InterpreterOperationInterpretDependency && k.single[r.Operation] != nil {
 				continue
 			}
-			compiled, err := lua.Compile(c.Name+"/"+r.Field, r.Script)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("ResourceInterpreterCustomization %s: %s: %w", c.Name, r.Field, err))
-				continue
+			key := c.Name + "/" + r.Field + "\x00" + r.Script
+			compiled, ok := prev[key]
+			if !ok {
+				var err error
+				if compiled, err = lua.Compile(c.Name+"/"+r.Field, r.Script); err != nil {
+					errs = append(errs, fmt.Errorf("ResourceInterpreterCustomization %s: %s: %w", c.Name, r.Field, err))
+					continue
+				}
 			}
+			used[key] = compiled
 			sc := &script{customization: c.Name, rule: r, compiled: compiled}
 			if r.Operation == configv1alpha1.InterpreterOperationInterpretDependency {
 				k.dependencies = append(k.dependencies, sc)
@@ -68,7 +84,7 @@ func NewSet(customizations []*configv1alpha1.ResourceInterpreterCustomization) (
 			}
 		}
 	}
-	return s, errs
+	return s, used, errs
 }
 
 // script returns the script for an operation of a kind, nil when none.

@@ -22,6 +22,10 @@ type Follower struct {
 
 	mu        sync.Mutex
 	listeners []func(schema.GroupVersionKind)
+	// compiled are the scripts of the customizations now, reused by the
+	// next reload: a change of one customization, and each customization
+	// listed at start, compiles only what is new.
+	compiled compiledScripts
 }
 
 // Follow makes interp follow the customizations of informer.
@@ -54,15 +58,16 @@ func (f *Follower) reload() {
 		klog.ErrorS(err, "List ResourceInterpreterCustomizations")
 		return
 	}
-	next, errs := NewSet(list)
-	for _, err := range errs {
-		klog.ErrorS(err, "A ResourceInterpreterCustomization's script is left out")
-	}
 	f.mu.Lock()
+	next, compiled, errs := newSet(list, f.compiled)
+	f.compiled = compiled
 	prev := f.interp.Customizations()
 	f.interp.SetCustomizations(next)
 	listeners := append([]func(schema.GroupVersionKind){}, f.listeners...)
 	f.mu.Unlock()
+	for _, err := range errs {
+		klog.ErrorS(err, "A ResourceInterpreterCustomization's script is left out")
+	}
 	for _, gvk := range changedKinds(prev, next) {
 		klog.V(2).InfoS("Resource interpreter customizations changed", "kind", kindName(gvk))
 		for _, fn := range listeners {
