@@ -7,6 +7,17 @@ import (
 	"testing"
 )
 
+// loggedProcess is a process whose log holds an earlier start's lines
+// (old), then what it logged since it started.
+func loggedProcess(t *testing.T, old, sinceStart string) *Process {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "p.log")
+	if err := os.WriteFile(log, []byte(old+sinceStart), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return &Process{Log: log, logStart: int64(len(old))}
+}
+
 func TestPortClash(t *testing.T) {
 	const old = "listen tcp 127.0.0.1:1: bind: address already in use\n"
 	tests := []struct {
@@ -20,12 +31,7 @@ func TestPortClash(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			log := filepath.Join(t.TempDir(), "p.log")
-			if err := os.WriteFile(log, []byte(old+tt.sinceStart), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			p := &Process{Log: log, logStart: int64(len(old))}
-			err := portClash(errors.New("did not start"), p)
+			err := portClash(errors.New("did not start"), loggedProcess(t, old, tt.sinceStart))
 			if got := errors.Is(err, errPortClash); got != tt.want {
 				t.Errorf("portClash marked %v, want %v (err %v)", got, tt.want, err)
 			}
@@ -63,12 +69,7 @@ func TestLogTail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			log := filepath.Join(t.TempDir(), "p.log")
-			if err := os.WriteFile(log, []byte(old+tt.sinceStart), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			p := &Process{Log: log, logStart: int64(len(old))}
-			if got := p.logTail(2); got != tt.want {
+			if got := loggedProcess(t, old, tt.sinceStart).logTail(2); got != tt.want {
 				t.Errorf("logTail(2) = %q, want %q", got, tt.want)
 			}
 		})
