@@ -100,7 +100,7 @@ test-differential: build member-bins
 test-differential-long: build member-bins
 	MCO_DIFFERENTIAL_MUTATIONS=2000 go test -count=1 -timeout 60m ./test/differential/ $(ARGS)
 
-.PHONY: bench bench-propagation bench-interpreter bench-scale
+.PHONY: bench bench-propagation bench-interpreter bench-scale bench-rollout
 
 ## bench: scheduler benchmarks (whole scheduling of one binding at 100/1000/5000 clusters, division, filters)
 bench:
@@ -118,6 +118,10 @@ bench-crds:
 BENCH_MEMBERS ?= bare
 bench-propagation:
 	hack/bench-propagation.sh -members $(BENCH_MEMBERS) $(BENCH_ARGS)
+
+## bench-rollout: 1000 ConfigMaps staged by one RolloutPolicy on three bare members: mco-controller-manager's CPU, queue adds and writes at rest and while one of them rolls out (not part of test; BENCH_ARGS: -configmaps N -rest D -active D)
+bench-rollout:
+	hack/bench-rollout.sh $(BENCH_ARGS)
 
 ## bench-scale: 10 bare members, 10,000 Deployments divided over 3 of them by a spread constraint and 1,000 ConfigMaps duplicated to all, then their namespace deleted: times, peak RSS, writes and CPU per object (not part of test; BENCH_ARGS: -deployments N -configmaps N -members N)
 bench-scale:

@@ -143,6 +143,9 @@ func (o *options) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("register metrics: %w", err)
 	}
+	if err := metrics.RegisterWorkqueue(reg); err != nil {
+		return fmt.Errorf("register work queue metrics: %w", err)
+	}
 	var ready atomic.Bool
 	addr, err := component.Serve(ctx, o.serving, reg, ready.Load)
 	if err != nil {

@@ -28,6 +28,7 @@ import (
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	mcoinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
 	"github.com/mco-org/mco/pkg/rollout"
+	"github.com/mco-org/mco/pkg/rolloutops"
 )
 
 // broadcast hands out a channel that is closed at the next change.
@@ -298,10 +299,10 @@ func (s *LiveSource) Control(ctx context.Context, namespace, name, action string
 	edit := rollout.Pause
 	if action == "resume" {
 		edit = func(ro *rolloutv1alpha1.Rollout, waves []rollout.PolicyWave) (string, error) {
-			return rollout.Resume(ro, waves, "")
+			return rollout.Resume(ro, waves, "", time.Now())
 		}
 	}
-	return rollout.Change(ctx, s.mco, namespace, name, edit)
+	return rolloutops.Change(ctx, s.mco, namespace, name, edit)
 }
 
 // MatchTemplates lists, with the user's credentials, the templates of each

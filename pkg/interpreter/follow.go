@@ -16,9 +16,11 @@ import (
 // tells listeners which kinds a change touches, so that they interpret
 // their objects of those kinds again.
 type Follower struct {
-	interp   *Interpreter
-	lister   configlisters.ResourceInterpreterCustomizationLister
-	informer cache.SharedIndexInformer
+	interp       *Interpreter
+	lister       configlisters.ResourceInterpreterCustomizationLister
+	registration cache.ResourceEventHandlerRegistration
+	initial      sync.Once // loads the customizations of the initial list
+	reloads      int       // how many times the set was built, for tests
 
 	mu        sync.Mutex
 	listeners []func(schema.GroupVersionKind)
@@ -30,20 +32,35 @@ type Follower struct {
 
 // Follow makes interp follow the customizations of informer.
 func Follow(interp *Interpreter, informer cache.SharedIndexInformer) (*Follower, error) {
-	f := &Follower{interp: interp, informer: informer, lister: configlisters.NewResourceInterpreterCustomizationLister(informer.GetIndexer())}
-	if _, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(any) { f.reload() },
+	f := &Follower{interp: interp, lister: configlisters.NewResourceInterpreterCustomizationLister(informer.GetIndexer())}
+	var err error
+	f.registration, err = informer.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
+		// The adds of the initial list are loaded together, once they
+		// are all in (HasSynced), rather than one reload each.
+		AddFunc: func(_ any, initial bool) {
+			if !initial {
+				f.reload()
+			}
+		},
 		UpdateFunc: func(any, any) { f.reload() },
 		DeleteFunc: func(any) { f.reload() },
-	}); err != nil {
+	})
+	if err != nil {
 		return nil, fmt.Errorf("follow ResourceInterpreterCustomizations: %w", err)
 	}
 	return f, nil
 }
 
-// HasSynced tells whether the customizations stored have all been seen.
+// HasSynced tells whether the customizations stored have all been seen
+// and loaded; the first true answer loads those of the initial list.
 // Until then, the interpreter answers with mco's own rules only.
-func (f *Follower) HasSynced() bool { return f.informer.HasSynced() }
+func (f *Follower) HasSynced() bool {
+	if !f.registration.HasSynced() {
+		return false
+	}
+	f.initial.Do(f.reload)
+	return true
+}
 
 // OnChange registers fn, called with each kind whose scripts change.
 func (f *Follower) OnChange(fn func(schema.GroupVersionKind)) {
@@ -61,6 +78,7 @@ func (f *Follower) reload() {
 	f.mu.Lock()
 	next, compiled, errs := newSet(list, f.compiled)
 	f.compiled = compiled
+	f.reloads++
 	prev := f.interp.Customizations()
 	f.interp.SetCustomizations(next)
 	listeners := append([]func(schema.GroupVersionKind){}, f.listeners...)

@@ -3,6 +3,7 @@ package rollout
 import (
 	"strings"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -46,7 +47,8 @@ func TestResume(t *testing.T) {
 			if tc.waveStarted {
 				ro.Status.WaveStartTime = &started
 			}
-			says, err := Resume(ro, waves, tc.toWave)
+			resumed := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
+			says, err := Resume(ro, waves, tc.toWave, resumed)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err %v, want %q", err, tc.wantErr)
@@ -56,8 +58,8 @@ func TestResume(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r := ro.Spec.Release; ro.Spec.Paused || r == nil || r.Revision != 4 || r.ThroughWave != tc.wantThrough {
-				t.Fatalf("spec %+v, want unpaused and released through %s at revision 4", ro.Spec, tc.wantThrough)
+			if r := ro.Spec.Release; ro.Spec.Paused || r == nil || r.Revision != 4 || r.ThroughWave != tc.wantThrough || !r.Time.Time.Equal(resumed) {
+				t.Fatalf("spec %+v, want unpaused and released through %s at revision 4 at %s", ro.Spec, tc.wantThrough, resumed)
 			}
 			if !strings.Contains(says, tc.wantSays) {
 				t.Errorf("says %q, want %q", says, tc.wantSays)

@@ -23,7 +23,7 @@ func (w *world) resume() string {
 	for _, wave := range w.waves {
 		waves = append(waves, PolicyWave{Name: wave.Name, Pause: wave.Pause})
 	}
-	says, err := Resume(ro, waves, "")
+	says, err := Resume(ro, waves, "", w.now)
 	if err != nil {
 		w.t.Fatal(err)
 	}

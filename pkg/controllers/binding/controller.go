@@ -38,6 +38,7 @@ import (
 	"github.com/mco-org/mco/pkg/names"
 	"github.com/mco-org/mco/pkg/overridemanager"
 	"github.com/mco-org/mco/pkg/template"
+	"github.com/mco-org/mco/pkg/works"
 )
 
 // Controller is the binding controller.
@@ -47,7 +48,7 @@ type Controller struct {
 	bindings  *binding.Store
 	templates *template.Resources
 	workInf   cache.SharedIndexInformer // indexed by binding.IndexWorks
-	ownWorks  *controller.OwnWrites     // the Works informer's store and this controller's writes
+	writer    *works.Writer             // reads Works with this controller's own writes
 	clusters  clusterlisters.ClusterLister
 	rollouts  rolloutlisters.RolloutLister
 	revisions appslisters.ControllerRevisionLister
@@ -70,26 +71,26 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	inf := c.MCOInformers
 	rbs := inf.Work().V1alpha2().ResourceBindings().Informer()
 	crbs := inf.Work().V1alpha2().ClusterResourceBindings().Informer()
-	works := inf.Work().V1alpha1().Works()
+	workInf := inf.Work().V1alpha1().Works()
 	clusters := inf.Cluster().V1alpha1().Clusters()
 	ops := inf.Policy().V1alpha1().OverridePolicies()
 	cops := inf.Policy().V1alpha1().ClusterOverridePolicies()
 	rollouts := inf.Rollout().V1alpha1().Rollouts()
 	revisions := c.Revisions.Apps().V1().ControllerRevisions()
-	if err := binding.IndexWorks(works.Informer()); err != nil {
+	if err := binding.IndexWorks(workInf.Informer()); err != nil {
 		return nil, err
 	}
 	b := &Controller{
-		mco: c.MCO, dynamic: c.Dynamic, bindings: c.Bindings, templates: c.Templates, workInf: works.Informer(), clusters: clusters.Lister(),
+		mco: c.MCO, dynamic: c.Dynamic, bindings: c.Bindings, templates: c.Templates, workInf: workInf.Informer(), clusters: clusters.Lister(),
 		op: ops.Lister(), cop: cops.Lister(), metrics: c.Metrics, recorders: events.NewSharded(events.Shards, c.NewRecorder), workers: c.Workers,
 		interp: c.Interpreter, scripts: c.Scripts, rollouts: rollouts.Lister(), revisions: revisions.Lister(),
 	}
 	var err error
-	if b.ownWorks, err = controller.NewOwnWrites(works.Informer(), ownWorksSize); err != nil {
+	if b.writer, err = works.NewWriter(c.MCO, workInf.Informer(), ownWorksSize); err != nil {
 		return nil, fmt.Errorf("binding controller: %w", err)
 	}
 	b.loop = controller.New("binding", b.sync)
-	b.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced, clusters.Informer().HasSynced,
+	b.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, workInf.Informer().HasSynced, clusters.Informer().HasSynced,
 		ops.Informer().HasSynced, cops.Informer().HasSynced, rollouts.Informer().HasSynced, revisions.Informer().HasSynced)
 	b.loop.WaitFor(c.Templates.HasSynced, c.Customizations.HasSynced)
 	// Members' shares are revised again when the kind's customizations
@@ -105,7 +106,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	}{
 		{rbs, b.bindingHandler()},
 		{crbs, b.bindingHandler()},
-		{works.Informer(), cache.ResourceEventHandlerFuncs{UpdateFunc: b.onWorkUpdate, DeleteFunc: b.enqueueOwner}},
+		{workInf.Informer(), cache.ResourceEventHandlerFuncs{UpdateFunc: b.onWorkUpdate, DeleteFunc: b.enqueueOwner}},
 		{ops.Informer(), b.everyBinding()},
 		{rollouts.Informer(), b.rolloutHandler()},
 		{cops.Informer(), b.everyBinding()},
@@ -211,7 +212,7 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		if rev != "" {
 			want.Annotations[rolloutv1alpha1.RevisionAnnotation] = rev
 		}
-		changed, err := b.ensureWork(ctx, want)
+		changed, err := b.writer.Ensure(ctx, want, appliedAnnotations...)
 		if err != nil {
 			return err
 		}
@@ -258,48 +259,6 @@ func (b *Controller) overridePolicies(namespace string) overridemanager.Policies
 		}
 	}
 	return p
-}
-
-// ensureWork creates the Work or brings it up to date, and reports
-// whether it wrote anything.
-func (b *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) (bool, error) {
-	api := b.mco.WorkV1alpha1().Works(want.Namespace)
-	// The cache with this controller's own writes: a Work created or
-	// updated moments ago is seen before the informer shows it.
-	have, err := controller.OwnGet[*workv1alpha1.Work](b.ownWorks, workv1alpha1.Resource("works"), want.Namespace, want.Name)
-	if apierrors.IsNotFound(err) {
-		created, err := api.Create(ctx, want, metav1.CreateOptions{})
-		switch {
-		case apierrors.IsAlreadyExists(err):
-			// Created by someone else since the read: merge into theirs.
-			return false, controller.Retry("work %s/%s appeared while creating it", want.Namespace, want.Name)
-		case apierrors.IsNotFound(err):
-			return false, controller.Retry("execution space %s does not exist yet", want.Namespace)
-		case err != nil:
-			return false, fmt.Errorf("create work %s/%s: %w", want.Namespace, want.Name, err)
-		}
-		b.ownWorks.Wrote(created)
-		return true, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	if have.DeletionTimestamp != nil {
-		return false, controller.Retry("work %s/%s is being deleted", have.Namespace, have.Name)
-	}
-	updated := have.DeepCopy()
-	if !mergeWork(updated, want) {
-		return false, nil
-	}
-	out, err := api.Update(ctx, updated, metav1.UpdateOptions{})
-	if apierrors.IsNotFound(err) {
-		return false, controller.Retry("work %s/%s was deleted while updating it", want.Namespace, want.Name)
-	}
-	if err != nil {
-		return false, fmt.Errorf("update work %s/%s: %w", want.Namespace, want.Name, err)
-	}
-	b.ownWorks.Wrote(out)
-	return true, nil
 }
 
 // worksOf lists the Works derived from a binding.

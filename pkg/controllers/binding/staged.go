@@ -12,6 +12,7 @@ import (
 	"github.com/mco-org/mco/pkg/binding"
 	rolloutlisters "github.com/mco-org/mco/pkg/generated/listers/rollout/v1alpha1"
 	"github.com/mco-org/mco/pkg/rollout"
+	"github.com/mco-org/mco/pkg/rolloutops"
 )
 
 // staged is a template under a staged rollout: each cluster gets the
@@ -39,7 +40,7 @@ func stagedOf(rollouts rolloutlisters.RolloutLister, revisions appslisters.Contr
 	if r.Status.CurrentRevision == 0 {
 		return nil, nil
 	}
-	list, err := rollout.Revisions(revisions, ns, k.Name)
+	list, err := rolloutops.Revisions(revisions, ns, k.Name)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -94,58 +93,6 @@ func desiredWork(b *binding.View, manifest *unstructured.Unstructured, cluster s
 	return w, nil
 }
 
-// mergeWork brings an existing Work to the desired one, keeping labels and
-// annotations set by others; it reports whether anything changed.
-func mergeWork(have, want *workv1alpha1.Work) bool {
-	changed := false
-	for _, pair := range []struct {
-		have *map[string]string
-		want map[string]string
-		keys []string
-	}{
-		{&have.Labels, want.Labels, nil},
-		{&have.Annotations, want.Annotations, []string{AppliedOverridesAnnotation, AppliedClusterOverridesAnnotation}},
-	} {
-		if *pair.have == nil {
-			*pair.have = map[string]string{}
-		}
-		for _, k := range pair.keys { // owned keys that may have to go
-			if _, ok := pair.want[k]; !ok {
-				if _, had := (*pair.have)[k]; had {
-					delete(*pair.have, k)
-					changed = true
-				}
-			}
-		}
-		for k, v := range pair.want {
-			if (*pair.have)[k] != v {
-				(*pair.have)[k] = v
-				changed = true
-			}
-		}
-	}
-	if !manifestsEqual(have.Spec.Workload.Manifests, want.Spec.Workload.Manifests) ||
-		!apiequality.Semantic.DeepEqual(have.Spec.SuspendDispatching, want.Spec.SuspendDispatching) ||
-		!apiequality.Semantic.DeepEqual(have.Spec.PreserveResourcesOnDeletion, want.Spec.PreserveResourcesOnDeletion) {
-		have.Spec = want.Spec
-		changed = true
-	}
-	return changed
-}
-
-// manifestsEqual compares manifests by content, not by JSON bytes.
-func manifestsEqual(a, b []workv1alpha1.Manifest) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		var x, y any
-		if json.Unmarshal(a[i].Raw, &x) != nil || json.Unmarshal(b[i].Raw, &y) != nil {
-			return false
-		}
-		if !apiequality.Semantic.DeepEqual(x, y) {
-			return false
-		}
-	}
-	return true
-}
+// appliedAnnotations are the annotations of a Work the binding controller
+// owns: a Work loses them when no override applies any more.
+var appliedAnnotations = []string{AppliedOverridesAnnotation, AppliedClusterOverridesAnnotation}

@@ -16,6 +16,7 @@ import (
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/names"
 	"github.com/mco-org/mco/pkg/overridemanager"
+	"github.com/mco-org/mco/pkg/works"
 )
 
 // rbView is the ResourceBinding shop/web-deployment with permanent id rb-id.
@@ -183,7 +184,7 @@ func TestDesiredWork(t *testing.T) {
 			if diff := cmp.Diff(tc.wantCOverrides, appliedIn(t, w, AppliedClusterOverridesAnnotation)); diff != "" {
 				t.Errorf("applied cluster overrides differ (-want +got):\n%s", diff)
 			}
-			if !manifestsEqual(raw(t, tc.manifest.Object), w.Spec.Workload.Manifests) {
+			if !works.ManifestsEqual(raw(t, tc.manifest.Object), w.Spec.Workload.Manifests) {
 				t.Errorf("manifests = %s, want the rendered manifest alone", w.Spec.Workload.Manifests)
 			}
 			meta := *w.ObjectMeta.DeepCopy()
@@ -344,8 +345,8 @@ func TestMergeWork(t *testing.T) {
 					otherLabels[k] = v
 				}
 			}
-			if got := mergeWork(have, want); got != tc.wantChanged {
-				t.Errorf("mergeWork = %v, want %v", got, tc.wantChanged)
+			if got := works.Merge(have, want, appliedAnnotations...); got != tc.wantChanged {
+				t.Errorf("Merge = %v, want %v", got, tc.wantChanged)
 			}
 			// Afterwards the Work holds what is desired plus what others set.
 			wantAnnotations, wantLabels := others, otherLabels
@@ -361,7 +362,7 @@ func TestMergeWork(t *testing.T) {
 			if diff := cmp.Diff(wantLabels, have.Labels); diff != "" {
 				t.Errorf("labels differ (-want +got):\n%s", diff)
 			}
-			if !manifestsEqual(want.Spec.Workload.Manifests, have.Spec.Workload.Manifests) {
+			if !works.ManifestsEqual(want.Spec.Workload.Manifests, have.Spec.Workload.Manifests) {
 				t.Errorf("manifests = %s, want %s", have.Spec.Workload.Manifests, want.Spec.Workload.Manifests)
 			}
 			if diff := cmp.Diff(want.Spec.SuspendDispatching, have.Spec.SuspendDispatching); diff != "" {
@@ -369,44 +370,6 @@ func TestMergeWork(t *testing.T) {
 			}
 			if diff := cmp.Diff(want.Spec.PreserveResourcesOnDeletion, have.Spec.PreserveResourcesOnDeletion); diff != "" {
 				t.Errorf("preserveResourcesOnDeletion differs (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-func TestManifestsEqual(t *testing.T) {
-	t.Parallel()
-	m := func(docs ...string) []workv1alpha1.Manifest {
-		out := make([]workv1alpha1.Manifest, len(docs))
-		for i, d := range docs {
-			out[i] = workv1alpha1.Manifest{RawExtension: runtime.RawExtension{Raw: []byte(d)}}
-		}
-		return out
-	}
-	cases := []struct {
-		name string
-		a, b []workv1alpha1.Manifest
-		want bool
-	}{
-		{name: "No manifests on either side are equal.", want: true},
-		{name: "The same bytes are equal.", a: m(`{"a":1}`), b: m(`{"a":1}`), want: true},
-		{name: "Key order does not matter.", a: m(`{"a":1,"b":{"c":2,"d":3}}`), b: m(`{"b":{"d":3,"c":2},"a":1}`), want: true},
-		{name: "Whitespace does not matter.", a: m(`{"a": [1, 2]}`), b: m(`{"a":[1,2]}`), want: true},
-		{name: "A different value differs.", a: m(`{"a":1}`), b: m(`{"a":2}`)},
-		{name: "List order matters.", a: m(`{"a":[1,2]}`), b: m(`{"a":[2,1]}`)},
-		{name: "A missing key differs.", a: m(`{"a":1,"b":null}`), b: m(`{"a":1}`)},
-		{name: "A different number of manifests differs.", a: m(`{"a":1}`), b: m(`{"a":1}`, `{"b":1}`)},
-		{name: "Manifests are compared in order.", a: m(`{"a":1}`, `{"b":1}`), b: m(`{"b":1}`, `{"a":1}`)},
-		{name: "A manifest that is not JSON never equals anything.", a: m(`{not json`), b: m(`{not json`)},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			if got := manifestsEqual(tc.a, tc.b); got != tc.want {
-				t.Errorf("manifestsEqual = %v, want %v", got, tc.want)
-			}
-			if got := manifestsEqual(tc.b, tc.a); got != tc.want {
-				t.Errorf("manifestsEqual reversed = %v, want %v", got, tc.want)
 			}
 		})
 	}

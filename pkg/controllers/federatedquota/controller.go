@@ -25,7 +25,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -48,11 +47,12 @@ import (
 	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
 	worklisters2 "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/names"
+	"github.com/mco-org/mco/pkg/works"
 )
 
-// errNoExecutionSpace: the assignment's cluster has no execution space,
-// as no such cluster has joined.
-var errNoExecutionSpace = errors.New("the cluster's execution space does not exist")
+// ownWorksSize is how many of its own Work writes the controller
+// remembers until the informer shows them.
+const ownWorksSize = 256
 
 // reasonNoSuchCluster is the Event reason for an assignment naming no
 // joined cluster.
@@ -65,6 +65,7 @@ type Controller struct {
 	mco      mcoclient.Interface
 	quotas   policylisters.FederatedResourceQuotaLister
 	works    worklisters.WorkLister
+	writer   *works.Writer
 	bindings worklisters2.ResourceBindingLister
 	loop     *controller.Controller[string]
 }
@@ -74,11 +75,15 @@ type Controller struct {
 // its namespace is placed anew.
 func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	quotas := c.MCOInformers.Policy().V1alpha1().FederatedResourceQuotas()
-	works := c.MCOInformers.Work().V1alpha1().Works()
+	workInf := c.MCOInformers.Work().V1alpha1().Works()
 	rbs := c.MCOInformers.Work().V1alpha2().ResourceBindings()
-	x := &Controller{mco: c.MCO, quotas: quotas.Lister(), works: works.Lister(), bindings: rbs.Lister(), recorder: c.NewRecorder()}
+	x := &Controller{mco: c.MCO, quotas: quotas.Lister(), works: workInf.Lister(), bindings: rbs.Lister(), recorder: c.NewRecorder()}
+	var err error
+	if x.writer, err = works.NewWriter(c.MCO, workInf.Informer(), ownWorksSize); err != nil {
+		return nil, fmt.Errorf("federated resource quota controller: %w", err)
+	}
 	x.loop = controller.New("federatedResourceQuota", x.sync, controller.WithBackoff(200*time.Millisecond, 30*time.Second))
-	x.loop.WaitFor(quotas.Informer().HasSynced, works.Informer().HasSynced, rbs.Informer().HasSynced)
+	x.loop.WaitFor(quotas.Informer().HasSynced, workInf.Informer().HasSynced, rbs.Informer().HasSynced)
 	onQuota := func(obj any) {
 		if k, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj); err == nil {
 			x.loop.Enqueue(k)
@@ -105,7 +110,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		h   cache.ResourceEventHandler
 	}{
 		{quotas.Informer(), cache.ResourceEventHandlerFuncs{AddFunc: onQuota, UpdateFunc: func(_, o any) { onQuota(o) }, DeleteFunc: onQuota}},
-		{works.Informer(), cache.ResourceEventHandlerFuncs{AddFunc: onWork, UpdateFunc: func(_, o any) { onWork(o) }, DeleteFunc: onWork}},
+		{workInf.Informer(), cache.ResourceEventHandlerFuncs{AddFunc: onWork, UpdateFunc: func(_, o any) { onWork(o) }, DeleteFunc: onWork}},
 		{rbs.Informer(), cache.ResourceEventHandlerFuncs{AddFunc: onBinding, DeleteFunc: onBinding,
 			UpdateFunc: func(o, n any) {
 				ob, nb := o.(*workv1alpha2.ResourceBinding), n.(*workv1alpha2.ResourceBinding)
@@ -158,8 +163,8 @@ func (x *Controller) sync(ctx context.Context, key string) error {
 	}
 	var missing []string
 	for _, w := range want {
-		err := x.ensureWork(ctx, w, have)
-		if errors.Is(err, errNoExecutionSpace) {
+		_, err := x.writer.Ensure(ctx, w)
+		if errors.Is(err, works.ErrNoExecutionSpace) {
 			// An assignment naming no cluster (yet): the others and the
 			// status go on; look again later.
 			cluster, _ := names.ClusterOf(w.Namespace)
@@ -197,40 +202,6 @@ func (x *Controller) sync(ctx context.Context, key string) error {
 		return nil
 	}
 	return x.writeStatus(ctx, q, have)
-}
-
-// ensureWork creates the Work or updates its manifests and labels.
-func (x *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work, have []*workv1alpha1.Work) error {
-	i := slices.IndexFunc(have, func(w *workv1alpha1.Work) bool { return w.Namespace == want.Namespace && w.Name == want.Name })
-	api := x.mco.WorkV1alpha1().Works(want.Namespace)
-	if i < 0 {
-		_, err := api.Create(ctx, want, metav1.CreateOptions{})
-		switch {
-		case apierrors.IsAlreadyExists(err):
-			return controller.Retry("work %s/%s appeared while creating it", want.Namespace, want.Name)
-		case apierrors.IsNotFound(err):
-			return fmt.Errorf("work %s/%s: %w", want.Namespace, want.Name, errNoExecutionSpace)
-		case err != nil:
-			return fmt.Errorf("create work %s/%s: %w", want.Namespace, want.Name, err)
-		}
-		return nil
-	}
-	cur := have[i]
-	if sameManifests(cur, want) && cur.Labels[NameLabel] == want.Labels[NameLabel] && cur.Labels[NamespaceLabel] == want.Labels[NamespaceLabel] {
-		return nil
-	}
-	updated := cur.DeepCopy()
-	updated.Spec.Workload = want.Spec.Workload
-	if updated.Labels == nil {
-		updated.Labels = map[string]string{}
-	}
-	for k, v := range want.Labels {
-		updated.Labels[k] = v
-	}
-	if _, err := api.Update(ctx, updated, metav1.UpdateOptions{}); err != nil {
-		return fmt.Errorf("update work %s/%s: %w", want.Namespace, want.Name, err)
-	}
-	return nil
 }
 
 // writeStatus writes the quota's status when it changed.

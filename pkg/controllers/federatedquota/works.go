@@ -17,7 +17,6 @@ limitations under the License.
 package federatedquota
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -101,31 +100,4 @@ func plan(q *policyv1alpha1.FederatedResourceQuota, have []*workv1alpha1.Work) (
 		}
 	}
 	return want, stale, nil
-}
-
-// sameManifests tells whether a Work already carries the wanted manifests.
-func sameManifests(a, b *workv1alpha1.Work) bool {
-	x, y := a.Spec.Workload.Manifests, b.Spec.Workload.Manifests
-	if len(x) != len(y) {
-		return false
-	}
-	for i := range x {
-		if !jsonEqual(x[i].Raw, y[i].Raw) {
-			return false
-		}
-	}
-	return true
-}
-
-func jsonEqual(a, b []byte) bool {
-	if bytes.Equal(a, b) {
-		return true
-	}
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	xa, _ := json.Marshal(x)
-	ya, _ := json.Marshal(y)
-	return bytes.Equal(xa, ya)
 }

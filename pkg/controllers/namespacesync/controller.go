@@ -27,7 +27,13 @@ import (
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/works"
 )
+
+// ownWorksSize is how many of its own Work writes the controller
+// remembers until the informer shows them: a namespace's Works for every
+// cluster, for a burst of namespaces.
+const ownWorksSize = 4096
 
 // Controller is the namespace sync controller; its keys are namespace names.
 type Controller struct {
@@ -35,6 +41,7 @@ type Controller struct {
 	namespaces corelisters.NamespaceLister
 	clusters   clusterlisters.ClusterLister
 	works      worklisters.WorkLister
+	writer     *works.Writer
 	skipped    []*regexp.Regexp
 	loop       *controller.Controller[string]
 }
@@ -43,11 +50,15 @@ type Controller struct {
 func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	ns := c.Namespaces.Core().V1().Namespaces()
 	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
-	works := c.MCOInformers.Work().V1alpha1().Works()
-	x := &Controller{mco: c.MCO, namespaces: ns.Lister(), clusters: clusters.Lister(), works: works.Lister(),
+	workInf := c.MCOInformers.Work().V1alpha1().Works()
+	x := &Controller{mco: c.MCO, namespaces: ns.Lister(), clusters: clusters.Lister(), works: workInf.Lister(),
 		skipped: c.SkippedPropagatingNamespaces}
+	var err error
+	if x.writer, err = works.NewWriter(c.MCO, workInf.Informer(), ownWorksSize); err != nil {
+		return nil, fmt.Errorf("namespace sync controller: %w", err)
+	}
 	x.loop = controller.New("namespace", x.sync)
-	x.loop.WaitFor(ns.Informer().HasSynced, clusters.Informer().HasSynced, works.Informer().HasSynced)
+	x.loop.WaitFor(ns.Informer().HasSynced, clusters.Informer().HasSynced, workInf.Informer().HasSynced)
 	handlers := []struct {
 		inf cache.SharedIndexInformer
 		h   cache.ResourceEventHandler
@@ -69,7 +80,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 			DeleteFunc: func(any) { x.enqueueAll() },
 		}},
 		// A Work edited or deleted by hand is written again.
-		{works.Informer(), cache.ResourceEventHandlerFuncs{
+		{workInf.Informer(), cache.ResourceEventHandlerFuncs{
 			UpdateFunc: func(oldObj, newObj any) {
 				o, n := oldObj.(*workv1alpha1.Work), newObj.(*workv1alpha1.Work)
 				if o.Generation != n.Generation || n.DeletionTimestamp != nil || o.Labels[WorkLabel] != n.Labels[WorkLabel] {
@@ -145,7 +156,7 @@ func (x *Controller) sync(ctx context.Context, name string) error {
 	// One cluster's trouble (its execution space not there yet) does not
 	// hold the others back.
 	for _, w := range want {
-		switch err := x.ensureWork(ctx, w); {
+		switch _, err := x.writer.Ensure(ctx, w); {
 		case errors.Is(err, controller.ErrRetry):
 			waiting = append(waiting, err)
 		case err != nil:
@@ -156,38 +167,6 @@ func (x *Controller) sync(ctx context.Context, name string) error {
 		return errors.Join(failed...)
 	}
 	return errors.Join(waiting...)
-}
-
-// ensureWork creates the Work or brings it up to date.
-func (x *Controller) ensureWork(ctx context.Context, want *workv1alpha1.Work) error {
-	api := x.mco.WorkV1alpha1().Works(want.Namespace)
-	have, err := x.works.Works(want.Namespace).Get(want.Name)
-	if apierrors.IsNotFound(err) {
-		_, err := api.Create(ctx, want, metav1.CreateOptions{})
-		switch {
-		case err == nil || apierrors.IsAlreadyExists(err):
-			return nil
-		case apierrors.IsNotFound(err):
-			return controller.Retry("execution space %s does not exist yet", want.Namespace)
-		case apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause):
-			return controller.Retry("execution space %s is terminating", want.Namespace)
-		}
-		return fmt.Errorf("create work %s/%s: %w", want.Namespace, want.Name, err)
-	}
-	if err != nil {
-		return fmt.Errorf("get work %s/%s: %w", want.Namespace, want.Name, err)
-	}
-	if have.DeletionTimestamp != nil {
-		return controller.Retry("work %s/%s is being deleted", have.Namespace, have.Name)
-	}
-	updated := have.DeepCopy()
-	if !mergeWork(updated, want) {
-		return nil
-	}
-	if _, err := api.Update(ctx, updated, metav1.UpdateOptions{}); err != nil {
-		return fmt.Errorf("update work %s/%s: %w", want.Namespace, want.Name, err)
-	}
-	return nil
 }
 
 // deleteWork deletes a Work; the execution controller then deletes the

@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -100,43 +99,4 @@ func plan(ns *corev1.Namespace, propagate bool, clusters []*clusterv1alpha1.Clus
 		}
 	}
 	return want, stale, nil
-}
-
-// mergeWork brings an existing Work to the desired one, keeping labels set
-// by others (the permanent id); it reports whether anything changed.
-func mergeWork(have, want *workv1alpha1.Work) bool {
-	changed := false
-	if have.Labels == nil {
-		have.Labels = map[string]string{}
-	}
-	for k, v := range want.Labels {
-		if have.Labels[k] != v {
-			have.Labels[k] = v
-			changed = true
-		}
-	}
-	if !specEqual(have.Spec, want.Spec) {
-		have.Spec = want.Spec
-		changed = true
-	}
-	return changed
-}
-
-// specEqual compares Work specs, manifests by content rather than bytes.
-func specEqual(a, b workv1alpha1.WorkSpec) bool {
-	am, bm := a.Workload.Manifests, b.Workload.Manifests
-	a.Workload.Manifests, b.Workload.Manifests = nil, nil
-	if !apiequality.Semantic.DeepEqual(a, b) || len(am) != len(bm) {
-		return false
-	}
-	for i := range am {
-		var x, y any
-		if json.Unmarshal(am[i].Raw, &x) != nil || json.Unmarshal(bm[i].Raw, &y) != nil {
-			return false
-		}
-		if !apiequality.Semantic.DeepEqual(x, y) {
-			return false
-		}
-	}
-	return true
 }

@@ -14,6 +14,7 @@ import (
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/names"
 	"github.com/mco-org/mco/pkg/testing/builders"
+	"github.com/mco-org/mco/pkg/works"
 )
 
 func manifestOf(t *testing.T, w *workv1alpha1.Work) map[string]any {
@@ -181,13 +182,13 @@ func TestMergeWork(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			have := c.have.DeepCopy()
-			if got := mergeWork(have, want); got != c.wantChanged {
+			if got := works.Merge(have, want); got != c.wantChanged {
 				t.Fatalf("changed = %v, want %v", got, c.wantChanged)
 			}
 			if have.Labels[workv1alpha1.WorkPermanentIDLabel] != "id-1" || have.Labels[WorkLabel] != "shop" {
 				t.Errorf("labels %v: the permanent id must stay and the namespace label be set", have.Labels)
 			}
-			if !specEqual(have.Spec, want.Spec) {
+			if !works.SpecEqual(have.Spec, want.Spec) {
 				t.Errorf("spec after merge differs from the desired one")
 			}
 		})

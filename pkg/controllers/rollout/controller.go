@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -57,6 +56,8 @@ type Controller struct {
 	policyLoop *controller.Controller[rolloutv1alpha1.PolicyReference]
 	workers    int
 	now        func() time.Time
+	// template reads a template from the cache (templates.Get).
+	template func(template.Key) (*unstructured.Unstructured, error)
 }
 
 // ownRolloutsSize is how many of its own Rollout writes the controller
@@ -79,6 +80,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		policies: policies{namespaced: rps.Lister(), cluster: crps.Lister()},
 		rollouts: rollouts.Lister(), revisions: revisions.Lister(), works: works.Lister(), clusters: clusters.Lister(),
 		recorders: events.NewSharded(events.Shards, c.NewRecorder), metrics: c.Metrics, workers: c.Workers, now: time.Now,
+		template: c.Templates.Get,
 	}
 	var err error
 	if r.own, err = controller.NewOwnWrites(rollouts.Informer(), ownRolloutsSize); err != nil {
@@ -97,8 +99,8 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	}{
 		{rbs, r.bindingHandler()},
 		{crbs, r.bindingHandler()},
-		{rps.Informer(), r.everyBinding()},
-		{crps.Informer(), r.everyBinding()},
+		{rps.Informer(), r.policyHandler()},
+		{crps.Informer(), r.policyHandler()},
 		{rollouts.Informer(), r.rolloutHandler()},
 		{works.Informer(), r.workHandler()},
 		{rollouts.Informer(), onRollout},
@@ -247,7 +249,8 @@ func (r *Controller) record(v *binding.View, ro *rolloutv1alpha1.Rollout, d roll
 	}
 }
 
-// observe feeds the rollout metrics from a decision.
+// observe feeds the rollout metrics from a decision; ro holds the status
+// before it.
 func (r *Controller) observe(ro *rolloutv1alpha1.Rollout, d rollout.Decision) {
 	for _, w := range d.Waves {
 		r.metrics.RolloutWaveDuration.WithLabelValues(w.Result).Observe(w.Duration.Seconds())
@@ -255,12 +258,29 @@ func (r *Controller) observe(ro *rolloutv1alpha1.Rollout, d rollout.Decision) {
 	for _, o := range d.Outcomes {
 		r.metrics.Rollouts.WithLabelValues(o).Inc()
 	}
+	// The series of revisions the status held before and no longer does
+	// go; scanning every series of every rollout on each sync would cost
+	// as much as there are rollouts.
 	counts := map[int64]int{}
 	for _, c := range d.Status.Clusters {
 		counts[c.Revision]++
 	}
-	r.metrics.RolloutClusters.DeletePartialMatch(prometheus.Labels{"namespace": ro.Namespace, "rollout": ro.Name})
+	for _, c := range ro.Status.Clusters {
+		if _, ok := counts[c.Revision]; !ok {
+			r.metrics.RolloutClusters.DeleteLabelValues(ro.Namespace, ro.Name, strconv.FormatInt(c.Revision, 10))
+		}
+	}
 	for rev, n := range counts {
 		r.metrics.RolloutClusters.WithLabelValues(ro.Namespace, ro.Name, strconv.FormatInt(rev, 10)).Set(float64(n))
 	}
+}
+
+// templateOf is the template ref names from the cache; nil when the cache
+// does not hold it.
+func (r *Controller) templateOf(ref workv1alpha2.ObjectReference) *unstructured.Unstructured {
+	tmpl, err := r.template(template.KeyOfRef(ref))
+	if err != nil {
+		return nil
+	}
+	return tmpl
 }

@@ -7,6 +7,7 @@ import (
 
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/rollout"
 )
@@ -32,24 +33,90 @@ func (r *Controller) bindingHandler() cache.ResourceEventHandler {
 	}
 }
 
-// everyBinding queues every binding when a policy changes: which template
-// it governs, and how, may have changed.
-func (r *Controller) everyBinding() cache.ResourceEventHandler {
-	all := func(any) {
-		rbs, _ := r.bindings.RB.List(labels.Everything())
-		for _, rb := range rbs {
-			r.loop.Enqueue(binding.Key{Namespace: rb.Namespace, Name: rb.Name})
-		}
-		crbs, _ := r.bindings.CRB.List(labels.Everything())
-		for _, crb := range crbs {
-			r.loop.Enqueue(binding.Key{Name: crb.Name})
+// policyHandler queues the bindings whose templates a RolloutPolicy or
+// ClusterRolloutPolicy selects, before or after a change: which policy
+// governs them, and how, may have changed. A policy is read on its add,
+// its deletion, a change of its spec (generation) or the start of its
+// deletion; its status writes, the controller's own among them, queue
+// nothing.
+func (r *Controller) policyHandler() cache.ResourceEventHandler {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { r.enqueueSelected(obj) },
+		UpdateFunc: func(oldObj, newObj any) {
+			if specChanged(oldObj, newObj) {
+				r.enqueueSelected(oldObj, newObj)
+			}
+		},
+		DeleteFunc: func(obj any) {
+			if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = t.Obj
+			}
+			r.enqueueSelected(obj)
+		},
+	}
+}
+
+// specChanged tells whether a policy's update can change what it governs
+// or how: its generation moved, or its deletion started.
+func specChanged(oldObj, newObj any) bool {
+	o, err1 := meta.Accessor(oldObj)
+	n, err2 := meta.Accessor(newObj)
+	return err1 != nil || err2 != nil || o.GetGeneration() != n.GetGeneration() ||
+		(o.GetDeletionTimestamp() == nil) != (n.GetDeletionTimestamp() == nil)
+}
+
+// enqueueSelected queues the bindings selectedBindings finds.
+func (r *Controller) enqueueSelected(versions ...any) {
+	for _, k := range r.selectedBindings(versions...) {
+		r.loop.Enqueue(k)
+	}
+}
+
+// selectedBindings are the bindings whose templates one of versions (of
+// one policy) may select.
+func (r *Controller) selectedBindings(versions ...any) []binding.Key {
+	var sels []selection
+	for _, v := range versions {
+		if s, ok := selectionOf(v); ok {
+			sels = append(sels, s)
 		}
 	}
-	return cache.ResourceEventHandlerFuncs{AddFunc: all, UpdateFunc: func(_, n any) { all(n) }, DeleteFunc: all}
+	if len(sels) == 0 {
+		return nil
+	}
+	mayGovern := func(ref workv1alpha2.ObjectReference) bool {
+		tmpl := r.templateOf(ref)
+		for _, s := range sels {
+			if s.selects(ref, tmpl) {
+				return true
+			}
+		}
+		return false
+	}
+	var keys []binding.Key
+	var rbs []*workv1alpha2.ResourceBinding
+	if sels[0].cluster {
+		rbs, _ = r.bindings.RB.List(labels.Everything())
+		crbs, _ := r.bindings.CRB.List(labels.Everything())
+		for _, crb := range crbs {
+			if mayGovern(crb.Spec.Resource) {
+				keys = append(keys, binding.Key{Name: crb.Name})
+			}
+		}
+	} else {
+		rbs, _ = r.bindings.RB.ResourceBindings(sels[0].namespace).List(labels.Everything())
+	}
+	for _, rb := range rbs {
+		if mayGovern(rb.Spec.Resource) {
+			keys = append(keys, binding.Key{Namespace: rb.Namespace, Name: rb.Name})
+		}
+	}
+	return keys
 }
 
 // rolloutHandler queues the binding of a Rollout whose spec changed (a
-// pause, resume or rollback) or that was deleted by someone else.
+// pause, resume or rollback) or that was deleted by someone else; a
+// deleted Rollout's metric series go with it.
 func (r *Controller) rolloutHandler() cache.ResourceEventHandler {
 	enqueue := func(obj any) {
 		if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
@@ -65,7 +132,15 @@ func (r *Controller) rolloutHandler() cache.ResourceEventHandler {
 				enqueue(newObj)
 			}
 		},
-		DeleteFunc: enqueue,
+		DeleteFunc: func(obj any) {
+			if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = t.Obj
+			}
+			if ro, ok := obj.(*rolloutv1alpha1.Rollout); ok {
+				r.forgetMetrics(ro.Namespace, ro.Name)
+			}
+			enqueue(obj)
+		},
 	}
 }
 

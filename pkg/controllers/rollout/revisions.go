@@ -17,6 +17,7 @@ import (
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/rollout"
+	"github.com/mco-org/mco/pkg/rolloutops"
 )
 
 // ensureRevision returns the number of the revision holding content,
@@ -27,7 +28,7 @@ func (r *Controller) ensureRevision(ctx context.Context, ns, name string, conten
 	if err != nil {
 		return 0, err
 	}
-	cached, err := rollout.Revisions(r.revisions, ns, name)
+	cached, err := rolloutops.Revisions(r.revisions, ns, name)
 	if err != nil {
 		return 0, err
 	}
@@ -74,7 +75,7 @@ func (r *Controller) ensureRevision(ctx context.Context, ns, name string, conten
 
 // prune deletes the revisions a rollout no longer refers to.
 func (r *Controller) prune(ctx context.Context, ns, name string, keep map[int64]bool) error {
-	list, err := rollout.Revisions(r.revisions, ns, name)
+	list, err := rolloutops.Revisions(r.revisions, ns, name)
 	if err != nil {
 		return err
 	}
@@ -129,10 +130,10 @@ func (r *Controller) ensureRollout(ctx context.Context, ns, name string, ref wor
 // staging.
 func (r *Controller) forget(ctx context.Context, k binding.Key) error {
 	ns := rollout.RecordNamespace(k.Namespace)
-	r.metrics.RolloutClusters.DeletePartialMatch(prometheus.Labels{"namespace": ns, "rollout": k.Name})
 	if _, err := r.rollouts.Rollouts(ns).Get(k.Name); err != nil {
-		return nil // nothing kept for it (revisions go before their record)
+		return nil // nothing kept for it (revisions go before their record, metrics with it)
 	}
+	r.forgetMetrics(ns, k.Name)
 	if err := r.prune(ctx, ns, k.Name, nil); err != nil {
 		return err
 	}
@@ -141,4 +142,9 @@ func (r *Controller) forget(ctx context.Context, k binding.Key) error {
 		return fmt.Errorf("delete rollout %s/%s: %w", ns, k.Name, err)
 	}
 	return nil
+}
+
+// forgetMetrics drops a Rollout's metric series.
+func (r *Controller) forgetMetrics(ns, name string) {
+	r.metrics.RolloutClusters.DeletePartialMatch(prometheus.Labels{"namespace": ns, "rollout": name})
 }

@@ -8,12 +8,13 @@ import (
 
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	"github.com/mco-org/mco/pkg/rollout"
+	"github.com/mco-org/mco/pkg/rolloutops"
 )
 
 // rollBack writes revision to back into the template, marked as a
 // rollback (onFailure: Rollback).
 func (r *Controller) rollBack(ctx context.Context, ro *rolloutv1alpha1.Rollout, tmpl *unstructured.Unstructured, to int64, reason string) error {
-	list, err := rollout.Revisions(r.revisions, ro.Namespace, ro.Name)
+	list, err := rolloutops.Revisions(r.revisions, ro.Namespace, ro.Name)
 	if err != nil {
 		return err
 	}
@@ -30,5 +31,5 @@ func (r *Controller) rollBack(ctx context.Context, ro *rolloutv1alpha1.Rollout, 
 		return fmt.Errorf("rollback of rollout %s/%s: %s is not a template kind", ro.Namespace, ro.Name, tmpl.GroupVersionKind())
 	}
 	client := r.dynamic.Resource(res.GVR).Namespace(tmpl.GetNamespace())
-	return rollout.Undo(ctx, r.mco, client, ro, to, content, reason)
+	return rolloutops.Undo(ctx, r.mco, client, ro, to, content, reason)
 }

@@ -19,8 +19,10 @@ const allocsMetric = "/gc/heap/allocs:bytes"
 // allocWatch cuts a call short once the process has allocated more than a
 // limit since the call began. gopher-lua keeps no account of a state's
 // memory, so the process's cumulative allocations stand in for the call's:
-// the bound is an upper one, shared with whatever else runs meanwhile.
+// the bound is an upper one, shared with whatever else runs meanwhile
+// (VM.run tries a call cut short once more for that reason).
 type allocWatch struct {
+	count    func() uint64
 	timer    *time.Timer
 	done     chan struct{}
 	once     sync.Once
@@ -30,8 +32,9 @@ type allocWatch struct {
 	onExceed func()
 }
 
-func watchAllocations(limit uint64, onExceed func()) *allocWatch {
-	w := &allocWatch{done: make(chan struct{}), limit: limit, onExceed: onExceed, start: allocated()}
+// watchAllocations watches the allocations count reports.
+func watchAllocations(count func() uint64, limit uint64, onExceed func()) *allocWatch {
+	w := &allocWatch{count: count, done: make(chan struct{}), limit: limit, onExceed: onExceed, start: count()}
 	w.timer = time.AfterFunc(watchGrace, w.run)
 	return w
 }
@@ -40,7 +43,7 @@ func (w *allocWatch) run() {
 	t := time.NewTicker(watchEvery)
 	defer t.Stop()
 	for {
-		if allocated()-w.start > w.limit {
+		if w.count()-w.start > w.limit {
 			w.tripped.Store(true)
 			w.onExceed()
 			return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -152,6 +153,36 @@ func TestMemoryLimit(t *testing.T) {
 			_, err := run(t, vm, "function F() "+body+" end", "F", false)
 			if !errors.Is(err, ErrMemory) {
 				t.Fatalf("got %v, want the memory limit", err)
+			}
+		})
+	}
+}
+
+// TestMemoryHitIsTriedAgain: the memory watch counts the whole process,
+// so a call cut short once is made again; only a second hit in a row is
+// the script's.
+func TestMemoryHitIsTriedAgain(t *testing.T) {
+	t.Parallel()
+	const busy = `function F() local n = 0 for i = 1, 5000000 do n = n + i end return n end`
+	tests := []struct {
+		name    string
+		count   func(call uint64) uint64 // the process's allocations at the call-th reading
+		wantErr bool
+	}{
+		{name: "someone else's burst during the first attempt is forgiven",
+			count: func(call uint64) uint64 { return min(call-1, 1) << 31 }},
+		{name: "allocations during every attempt are the script's",
+			count: func(call uint64) uint64 { return call << 31 }, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			vm := NewVM(WithMemoryLimit(1<<30), WithTimeout(30*time.Second))
+			var calls atomic.Uint64
+			vm.allocated = func() uint64 { return tt.count(calls.Add(1)) }
+			_, err := run(t, vm, busy, "F", false)
+			if tt.wantErr != errors.Is(err, ErrMemory) || !tt.wantErr && err != nil {
+				t.Fatalf("got %v, want the memory limit: %v", err, tt.wantErr)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -11,6 +12,7 @@ import (
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	"github.com/mco-org/mco/pkg/kubectlmco/clients"
 	"github.com/mco-org/mco/pkg/rollout"
+	"github.com/mco-org/mco/pkg/rolloutops"
 )
 
 func newPauseCommand(f *clients.Factory, streams genericiooptions.IOStreams) *cobra.Command {
@@ -40,7 +42,7 @@ including the one named, so their pauses do not stop the rollout.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return run(cmd, f, args[0], func(t *target) error {
 				return change(cmd.Context(), t, streams.Out, func(ro *rolloutv1alpha1.Rollout, waves []rollout.PolicyWave) (string, error) {
-					return rollout.Resume(ro, waves, toWave)
+					return rollout.Resume(ro, waves, toWave, time.Now())
 				})
 			})
 		},
@@ -50,13 +52,13 @@ including the one named, so their pauses do not stop the rollout.`,
 }
 
 // change applies edit to the template's Rollout and writes it, retrying
-// on conflicts (rollout.Change, as the dashboard does); it prints what
+// on conflicts (rolloutops.Change, as the dashboard does); it prints what
 // edit says it did.
 func change(ctx context.Context, t *target, out io.Writer, edit func(*rolloutv1alpha1.Rollout, []rollout.PolicyWave) (string, error)) error {
 	if _, err := t.rollout(ctx); err != nil {
 		return err
 	}
-	did, err := rollout.Change(ctx, t.mco, t.recordNamespace(), t.recordName(), edit)
+	did, err := rolloutops.Change(ctx, t.mco, t.recordNamespace(), t.recordName(), edit)
 	if err != nil {
 		return fmt.Errorf("%s: %w", t, err)
 	}

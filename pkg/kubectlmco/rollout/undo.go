@@ -11,6 +11,7 @@ import (
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	"github.com/mco-org/mco/pkg/kubectlmco/clients"
 	"github.com/mco-org/mco/pkg/rollout"
+	"github.com/mco-org/mco/pkg/rolloutops"
 )
 
 func newUndoCommand(f *clients.Factory, streams genericiooptions.IOStreams) *cobra.Command {
@@ -57,7 +58,7 @@ func undo(ctx context.Context, t *target, to int64, out io.Writer) error {
 	if content == nil {
 		return fmt.Errorf("%s has no revision %d kept (see kubectl mco rollout history)", t, to)
 	}
-	if err := rollout.Undo(ctx, t.mco, t.templates(), ro, to, content, "kubectl mco rollout undo"); err != nil {
+	if err := rolloutops.Undo(ctx, t.mco, t.templates(), ro, to, content, "kubectl mco rollout undo"); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "%s rolled back to revision %d\n", t, to)

@@ -1,4 +1,4 @@
-package rollout
+package rolloutops
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	"github.com/mco-org/mco/pkg/rollout"
 )
 
 // Undo returns a template to an earlier revision, as `kubectl rollout
@@ -18,6 +19,13 @@ import (
 // goes at once to every cluster, then writes the revision's content into
 // the template. templates is the template's resource client (namespaced
 // as the template is).
+//
+// The Rollout and the template are two objects, so these are two writes.
+// Between them the mark is inert: the controller acts on it only when the
+// template's content becomes revision to while from is current, which is
+// what the second write does. When the second write fails, the mark is
+// taken back (if that fails too, it stays inert until the template holds
+// revision to's content again, which then goes to every cluster at once).
 func Undo(ctx context.Context, mco mcoclient.Interface, templates dynamic.ResourceInterface, ro *rolloutv1alpha1.Rollout,
 	to int64, content map[string]any, reason string) error {
 	from := ro.Status.CurrentRevision
@@ -47,14 +55,33 @@ func Undo(ctx context.Context, mco mcoclient.Interface, templates dynamic.Resour
 		if err != nil {
 			return err
 		}
-		_, err = templates.Update(ctx, WithContent(live, content), metav1.UpdateOptions{})
+		_, err = templates.Update(ctx, rollout.WithContent(live, content), metav1.UpdateOptions{})
 		return err
 	})
+	if err == nil {
+		return nil
+	}
+	unmark(ctx, mco, ro, to, from)
 	if apierrors.IsNotFound(err) {
 		return fmt.Errorf("template %s %s is gone", ro.Spec.Resource.Kind, name)
 	}
-	if err != nil {
-		return fmt.Errorf("write revision %d into %s %s: %w", to, ro.Spec.Resource.Kind, name, err)
-	}
-	return nil
+	return fmt.Errorf("write revision %d into %s %s: %w", to, ro.Spec.Resource.Kind, name, err)
+}
+
+// unmark takes back the rollback mark Undo wrote, unless another has
+// replaced it; best effort, the mark being inert on its own.
+func unmark(ctx context.Context, mco mcoclient.Interface, ro *rolloutv1alpha1.Rollout, to, from int64) {
+	rollouts := mco.RolloutV1alpha1().Rollouts(ro.Namespace)
+	_ = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		live, err := rollouts.Get(ctx, ro.Name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if rb := live.Spec.Rollback; rb == nil || rb.ToRevision != to || rb.FromRevision != from {
+			return nil
+		}
+		live.Spec.Rollback = nil
+		_, err = rollouts.Update(ctx, live, metav1.UpdateOptions{})
+		return err
+	})
 }
