@@ -16,6 +16,7 @@ import (
 	"github.com/mco-org/mco/pkg/apiserver/extensions"
 	"github.com/mco-org/mco/pkg/apiserver/kubeapis"
 	"github.com/mco-org/mco/pkg/builtin"
+	"github.com/mco-org/mco/pkg/registry/addon"
 	"github.com/mco-org/mco/pkg/registry/karmada"
 	"github.com/mco-org/mco/pkg/registry/resource"
 	"github.com/mco-org/mco/pkg/registry/rollout"
@@ -30,7 +31,7 @@ func Resources(opts ...karmada.Option) []*resource.Spec {
 // OwnResources are the resources of the groups mco-apiserver serves
 // itself, also in aggregated mode: Karmada's groups and mco's own.
 func OwnResources(opts ...karmada.Option) []*resource.Spec {
-	return append(karmada.Resources(opts...), rollout.Resources()...)
+	return append(append(karmada.Resources(opts...), rollout.Resources()...), addon.Resources()...)
 }
 
 // ExtraConfig holds what mco-apiserver needs beyond the generic server.

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
@@ -42,7 +43,8 @@ func NewScheme(specs []*resource.Spec, withInternal bool) (*runtime.Scheme, erro
 		corev1.AddToScheme, appsv1.AddToScheme, appsv1alpha1.AddToScheme, batchv1.AddToScheme,
 		coordinationv1.AddToScheme, autoscalingv1.AddToScheme,
 		policyv1alpha1.AddToScheme, workv1alpha1.AddToScheme, workv1alpha2.AddToScheme,
-		clusterv1alpha1.AddToScheme, configv1alpha1.AddToScheme, rolloutv1alpha1.AddToScheme, builtin.AddDefaults,
+		clusterv1alpha1.AddToScheme, configv1alpha1.AddToScheme, rolloutv1alpha1.AddToScheme, addonsv1alpha1.AddToScheme,
+		builtin.AddDefaults,
 	}
 	for _, add := range builders {
 		if err := add(scheme); err != nil {

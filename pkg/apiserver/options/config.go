@@ -25,6 +25,7 @@ import (
 	"k8s.io/kubernetes/pkg/capabilities"
 
 	"github.com/mco-org/mco/pkg/apiserver"
+	"github.com/mco-org/mco/pkg/apiserver/addonaccess"
 	"github.com/mco-org/mco/pkg/apiserver/agentrestriction"
 	"github.com/mco-org/mco/pkg/apiserver/customizations"
 	"github.com/mco-org/mco/pkg/apiserver/extensions"
@@ -94,7 +95,8 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loopback client: %w", err)
 	}
-	checks := []admission.Interface{customizations.NewOverlap(mcoClient), agentrestriction.New()}
+	checks := []admission.Interface{customizations.NewOverlap(mcoClient), agentrestriction.New(),
+		addonaccess.New(gc.Authorization.Authorizer)}
 	if !o.aggregated() {
 		checks = append(checks, extensions.NewSelectableFields(), extensions.NewGuard(servedGroups(resources)))
 	}

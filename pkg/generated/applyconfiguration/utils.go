@@ -19,14 +19,16 @@ limitations under the License.
 package applyconfiguration
 
 import (
-	v1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
+	v1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
+	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	v1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
-	appsv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/apps/v1alpha1"
+	addonsv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/addons/v1alpha1"
+	applyconfigurationappsv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/apps/v1alpha1"
 	applyconfigurationclusterv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/cluster/v1alpha1"
 	applyconfigurationconfigv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/config/v1alpha1"
 	internal "github.com/mco-org/mco/pkg/generated/applyconfiguration/internal"
@@ -43,17 +45,39 @@ import (
 // apply configuration type exists for the given GroupVersionKind.
 func ForKind(kind schema.GroupVersionKind) interface{} {
 	switch kind {
-	// Group=apps.karmada.io, Version=v1alpha1
-	case v1alpha1.SchemeGroupVersion.WithKind("ObjectReference"):
-		return &appsv1alpha1.ObjectReferenceApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("ObservedWorkload"):
-		return &appsv1alpha1.ObservedWorkloadApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadRebalancer"):
-		return &appsv1alpha1.WorkloadRebalancerApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadRebalancerSpec"):
-		return &appsv1alpha1.WorkloadRebalancerSpecApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadRebalancerStatus"):
-		return &appsv1alpha1.WorkloadRebalancerStatusApplyConfiguration{}
+	// Group=addons.mco-org.github.io, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithKind("Addon"):
+		return &addonsv1alpha1.AddonApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AddonClusterStatus"):
+		return &addonsv1alpha1.AddonClusterStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AddonReference"):
+		return &addonsv1alpha1.AddonReferenceApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AddonSpec"):
+		return &addonsv1alpha1.AddonSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AddonStatus"):
+		return &addonsv1alpha1.AddonStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ChartSource"):
+		return &addonsv1alpha1.ChartSourceApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("Release"):
+		return &addonsv1alpha1.ReleaseApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SecretReference"):
+		return &addonsv1alpha1.SecretReferenceApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ValuesOverride"):
+		return &addonsv1alpha1.ValuesOverrideApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ValuesReference"):
+		return &addonsv1alpha1.ValuesReferenceApplyConfiguration{}
+
+		// Group=apps.karmada.io, Version=v1alpha1
+	case appsv1alpha1.SchemeGroupVersion.WithKind("ObjectReference"):
+		return &applyconfigurationappsv1alpha1.ObjectReferenceApplyConfiguration{}
+	case appsv1alpha1.SchemeGroupVersion.WithKind("ObservedWorkload"):
+		return &applyconfigurationappsv1alpha1.ObservedWorkloadApplyConfiguration{}
+	case appsv1alpha1.SchemeGroupVersion.WithKind("WorkloadRebalancer"):
+		return &applyconfigurationappsv1alpha1.WorkloadRebalancerApplyConfiguration{}
+	case appsv1alpha1.SchemeGroupVersion.WithKind("WorkloadRebalancerSpec"):
+		return &applyconfigurationappsv1alpha1.WorkloadRebalancerSpecApplyConfiguration{}
+	case appsv1alpha1.SchemeGroupVersion.WithKind("WorkloadRebalancerStatus"):
+		return &applyconfigurationappsv1alpha1.WorkloadRebalancerStatusApplyConfiguration{}
 
 		// Group=cluster.karmada.io, Version=v1alpha1
 	case clusterv1alpha1.SchemeGroupVersion.WithKind("AllocatableModeling"):

@@ -22,7 +22,8 @@ limitations under the License.
 package openapi
 
 import (
-	v1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
+	v1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
+	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
@@ -60,12 +61,23 @@ import (
 
 func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenAPIDefinition {
 	return map[string]common.OpenAPIDefinition{
-		v1alpha1.ObjectReference{}.OpenAPIModelName():                                schema_pkg_apis_apps_v1alpha1_ObjectReference(ref),
-		v1alpha1.ObservedWorkload{}.OpenAPIModelName():                               schema_pkg_apis_apps_v1alpha1_ObservedWorkload(ref),
-		v1alpha1.WorkloadRebalancer{}.OpenAPIModelName():                             schema_pkg_apis_apps_v1alpha1_WorkloadRebalancer(ref),
-		v1alpha1.WorkloadRebalancerList{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerList(ref),
-		v1alpha1.WorkloadRebalancerSpec{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerSpec(ref),
-		v1alpha1.WorkloadRebalancerStatus{}.OpenAPIModelName():                       schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerStatus(ref),
+		v1alpha1.Addon{}.OpenAPIModelName():                                          schema_pkg_apis_addons_v1alpha1_Addon(ref),
+		v1alpha1.AddonClusterStatus{}.OpenAPIModelName():                             schema_pkg_apis_addons_v1alpha1_AddonClusterStatus(ref),
+		v1alpha1.AddonList{}.OpenAPIModelName():                                      schema_pkg_apis_addons_v1alpha1_AddonList(ref),
+		v1alpha1.AddonReference{}.OpenAPIModelName():                                 schema_pkg_apis_addons_v1alpha1_AddonReference(ref),
+		v1alpha1.AddonSpec{}.OpenAPIModelName():                                      schema_pkg_apis_addons_v1alpha1_AddonSpec(ref),
+		v1alpha1.AddonStatus{}.OpenAPIModelName():                                    schema_pkg_apis_addons_v1alpha1_AddonStatus(ref),
+		v1alpha1.ChartSource{}.OpenAPIModelName():                                    schema_pkg_apis_addons_v1alpha1_ChartSource(ref),
+		v1alpha1.Release{}.OpenAPIModelName():                                        schema_pkg_apis_addons_v1alpha1_Release(ref),
+		v1alpha1.SecretReference{}.OpenAPIModelName():                                schema_pkg_apis_addons_v1alpha1_SecretReference(ref),
+		v1alpha1.ValuesOverride{}.OpenAPIModelName():                                 schema_pkg_apis_addons_v1alpha1_ValuesOverride(ref),
+		v1alpha1.ValuesReference{}.OpenAPIModelName():                                schema_pkg_apis_addons_v1alpha1_ValuesReference(ref),
+		appsv1alpha1.ObjectReference{}.OpenAPIModelName():                            schema_pkg_apis_apps_v1alpha1_ObjectReference(ref),
+		appsv1alpha1.ObservedWorkload{}.OpenAPIModelName():                           schema_pkg_apis_apps_v1alpha1_ObservedWorkload(ref),
+		appsv1alpha1.WorkloadRebalancer{}.OpenAPIModelName():                         schema_pkg_apis_apps_v1alpha1_WorkloadRebalancer(ref),
+		appsv1alpha1.WorkloadRebalancerList{}.OpenAPIModelName():                     schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerList(ref),
+		appsv1alpha1.WorkloadRebalancerSpec{}.OpenAPIModelName():                     schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerSpec(ref),
+		appsv1alpha1.WorkloadRebalancerStatus{}.OpenAPIModelName():                   schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerStatus(ref),
 		clusterv1alpha1.APIEnablement{}.OpenAPIModelName():                           schema_pkg_apis_cluster_v1alpha1_APIEnablement(ref),
 		clusterv1alpha1.APIResource{}.OpenAPIModelName():                             schema_pkg_apis_cluster_v1alpha1_APIResource(ref),
 		clusterv1alpha1.AllocatableModeling{}.OpenAPIModelName():                     schema_pkg_apis_cluster_v1alpha1_AllocatableModeling(ref),
@@ -847,6 +859,563 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 	}
 }
 
+func schema_pkg_apis_addons_v1alpha1_Addon(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Addon keeps a Helm chart installed, at one version, on every cluster a ClusterPropagationPolicy places it on: rendered for each cluster with the values that apply there, once the add-ons it depends on are healthy there, and never where an add-on it conflicts with runs.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec is the chart, its release and its values.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.AddonSpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is where the add-on stands in each cluster it is placed on.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.AddonStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.AddonSpec{}.OpenAPIModelName(), v1alpha1.AddonStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_addons_v1alpha1_AddonClusterStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AddonClusterStatus is an add-on in one cluster.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the cluster.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"phase": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Phase of the add-on there.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"chartVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ChartVersion running there.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"revision": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Revision of the Addon (its staged rollout's, when one governs it) running there.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"valuesHash": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ValuesHash identifies the merged values the cluster got.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"lastSyncTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "LastSyncTime is when the cluster's objects were last written.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message says what to do about the phase: the add-on waited for, the conflicting add-on, the version and ranges, or the error.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_addons_v1alpha1_AddonList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AddonList is a list of Addons.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.Addon{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.Addon{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_addons_v1alpha1_AddonReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AddonReference names another Addon.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_addons_v1alpha1_AddonSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AddonSpec is what to install and how.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"chart": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Chart is the chart and its exact version.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.ChartSource{}.OpenAPIModelName()),
+						},
+					},
+					"release": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Release names the release and the namespace it is installed into.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v1alpha1.Release{}.OpenAPIModelName()),
+						},
+					},
+					"values": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Values are the chart's values for every cluster, over the chart's own defaults. String values may read the cluster: ${cluster.name}, ${cluster.region}, ${cluster.provider} and ${cluster.labels['KEY']}.",
+							Ref:         ref(apiextensionsv1.JSON{}.OpenAPIModelName()),
+						},
+					},
+					"valuesFrom": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ValuesFrom are values kept in ConfigMaps or Secrets on mco, applied over Values in order.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.ValuesReference{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"overrides": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Overrides are values for some clusters, applied in order over ValuesFrom: every entry that matches a cluster applies there, a later one winning over an earlier one.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.ValuesOverride{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"dependsOn": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DependsOn are add-ons that must be Healthy in a cluster before anything of this one is applied there.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.AddonReference{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"conflictsWith": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ConflictsWith are add-ons this one never runs beside: where one of them is installed, this one is Blocked.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.AddonReference{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"kubeVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "KubeVersion is a semantic version range the member's Kubernetes version must satisfy, as well as the chart's own kubeVersion, such as \">=1.33.0-0\".",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"chart"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.AddonReference{}.OpenAPIModelName(), v1alpha1.ChartSource{}.OpenAPIModelName(), v1alpha1.Release{}.OpenAPIModelName(), v1alpha1.ValuesOverride{}.OpenAPIModelName(), v1alpha1.ValuesReference{}.OpenAPIModelName(), apiextensionsv1.JSON{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_addons_v1alpha1_AddonStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AddonStatus is where an add-on stands.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"observedGeneration": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObservedGeneration is the generation the status describes.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions: Ready (every placed cluster Healthy), Progressing and Failed.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"clusters": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"name",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Clusters holds one entry per cluster the add-on is placed on.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v1alpha1.AddonClusterStatus{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.AddonClusterStatus{}.OpenAPIModelName(), metav1.Condition{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_addons_v1alpha1_ChartSource(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ChartSource says where a chart comes from.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"repository": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Repository is a Helm repository (http:// or https://, serving index.yaml) or an OCI registry path (oci://).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the chart in the repository.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"version": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Version is the chart's exact version: what runs is always known.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"digest": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Digest, when set, is the sha256 the chart archive must have (\"sha256:\" and 64 hexadecimal digits).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"secretRef": {
+						SchemaProps: spec.SchemaProps{
+							Description: "SecretRef names a Secret on mco with the repository's credentials: username and password, caFile, certFile and keyFile.",
+							Ref:         ref(v1alpha1.SecretReference{}.OpenAPIModelName()),
+						},
+					},
+					"plainHTTP": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PlainHTTP reaches an OCI registry without TLS.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"repository", "name", "version"},
+			},
+		},
+		Dependencies: []string{
+			v1alpha1.SecretReference{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_addons_v1alpha1_Release(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Release is the Helm release an add-on installs in each cluster.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the release; the Addon's name when empty.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"namespace": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Namespace the chart is installed into; \"default\" when empty.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"createNamespace": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CreateNamespace creates Namespace in each cluster (never on mco).",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_addons_v1alpha1_SecretReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "SecretReference names a Secret on mco.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"namespace": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+				},
+				Required: []string{"namespace", "name"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_addons_v1alpha1_ValuesOverride(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ValuesOverride gives values to the clusters it matches.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"clusterSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ClusterSelector matches clusters by their labels.",
+							Ref:         ref(metav1.LabelSelector{}.OpenAPIModelName()),
+						},
+					},
+					"clusterNames": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ClusterNames matches clusters by name. With ClusterSelector, a cluster must match both.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"values": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Values for the matched clusters; placeholders as in spec.values.",
+							Ref:         ref(apiextensionsv1.JSON{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"values"},
+			},
+		},
+		Dependencies: []string{
+			apiextensionsv1.JSON{}.OpenAPIModelName(), metav1.LabelSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_addons_v1alpha1_ValuesReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ValuesReference reads values, as YAML, from a key of a ConfigMap or a Secret on mco.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is ConfigMap or Secret.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"namespace": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Default: "",
+							Type:    []string{"string"},
+							Format:  "",
+						},
+					},
+					"key": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Key holding the values; values.yaml when empty.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"optional": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Optional lets the add-on install without the object or the key; otherwise their absence stops it where nothing runs yet.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"kind", "namespace", "name"},
+			},
+		},
+	}
+}
+
 func schema_pkg_apis_apps_v1alpha1_ObjectReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -903,7 +1472,7 @@ func schema_pkg_apis_apps_v1alpha1_ObservedWorkload(ref common.ReferenceCallback
 						SchemaProps: spec.SchemaProps{
 							Description: "Workload is the template.",
 							Default:     map[string]interface{}{},
-							Ref:         ref(v1alpha1.ObjectReference{}.OpenAPIModelName()),
+							Ref:         ref(appsv1alpha1.ObjectReference{}.OpenAPIModelName()),
 						},
 					},
 					"result": {
@@ -925,7 +1494,7 @@ func schema_pkg_apis_apps_v1alpha1_ObservedWorkload(ref common.ReferenceCallback
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.ObjectReference{}.OpenAPIModelName()},
+			appsv1alpha1.ObjectReference{}.OpenAPIModelName()},
 	}
 }
 
@@ -960,14 +1529,14 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancer(ref common.ReferenceCallba
 						SchemaProps: spec.SchemaProps{
 							Description: "Spec lists the workloads to rebalance.",
 							Default:     map[string]interface{}{},
-							Ref:         ref(v1alpha1.WorkloadRebalancerSpec{}.OpenAPIModelName()),
+							Ref:         ref(appsv1alpha1.WorkloadRebalancerSpec{}.OpenAPIModelName()),
 						},
 					},
 					"status": {
 						SchemaProps: spec.SchemaProps{
 							Description: "Status is the outcome, per workload.",
 							Default:     map[string]interface{}{},
-							Ref:         ref(v1alpha1.WorkloadRebalancerStatus{}.OpenAPIModelName()),
+							Ref:         ref(appsv1alpha1.WorkloadRebalancerStatus{}.OpenAPIModelName()),
 						},
 					},
 				},
@@ -975,7 +1544,7 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancer(ref common.ReferenceCallba
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.WorkloadRebalancerSpec{}.OpenAPIModelName(), v1alpha1.WorkloadRebalancerStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+			appsv1alpha1.WorkloadRebalancerSpec{}.OpenAPIModelName(), appsv1alpha1.WorkloadRebalancerStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
 	}
 }
 
@@ -1013,7 +1582,7 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerList(ref common.ReferenceCa
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Ref: ref(v1alpha1.WorkloadRebalancer{}.OpenAPIModelName()),
+										Ref: ref(appsv1alpha1.WorkloadRebalancer{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -1024,7 +1593,7 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerList(ref common.ReferenceCa
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.WorkloadRebalancer{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+			appsv1alpha1.WorkloadRebalancer{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
 	}
 }
 
@@ -1042,7 +1611,7 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerSpec(ref common.ReferenceCa
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Ref: ref(v1alpha1.ObjectReference{}.OpenAPIModelName()),
+										Ref: ref(appsv1alpha1.ObjectReference{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -1060,7 +1629,7 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerSpec(ref common.ReferenceCa
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.ObjectReference{}.OpenAPIModelName()},
+			appsv1alpha1.ObjectReference{}.OpenAPIModelName()},
 	}
 }
 
@@ -1078,7 +1647,7 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerStatus(ref common.Reference
 							Items: &spec.SchemaOrArray{
 								Schema: &spec.Schema{
 									SchemaProps: spec.SchemaProps{
-										Ref: ref(v1alpha1.ObservedWorkload{}.OpenAPIModelName()),
+										Ref: ref(appsv1alpha1.ObservedWorkload{}.OpenAPIModelName()),
 									},
 								},
 							},
@@ -1101,7 +1670,7 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerStatus(ref common.Reference
 			},
 		},
 		Dependencies: []string{
-			v1alpha1.ObservedWorkload{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+			appsv1alpha1.ObservedWorkload{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
 	}
 }
 

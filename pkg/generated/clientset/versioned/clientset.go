@@ -22,6 +22,7 @@ import (
 	fmt "fmt"
 	http "net/http"
 
+	addonsv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/addons/v1alpha1"
 	appsv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/apps/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/config/v1alpha1"
@@ -36,6 +37,7 @@ import (
 
 type Interface interface {
 	Discovery() discovery.DiscoveryInterfaces
+	AddonsV1alpha1() addonsv1alpha1.AddonsV1alpha1Interface
 	AppsV1alpha1() appsv1alpha1.AppsV1alpha1Interface
 	ClusterV1alpha1() clusterv1alpha1.ClusterV1alpha1Interface
 	ConfigV1alpha1() configv1alpha1.ConfigV1alpha1Interface
@@ -48,6 +50,7 @@ type Interface interface {
 // Clientset contains the clients for groups.
 type Clientset struct {
 	*discovery.DiscoveryClient
+	addonsV1alpha1  *addonsv1alpha1.AddonsV1alpha1Client
 	appsV1alpha1    *appsv1alpha1.AppsV1alpha1Client
 	clusterV1alpha1 *clusterv1alpha1.ClusterV1alpha1Client
 	configV1alpha1  *configv1alpha1.ConfigV1alpha1Client
@@ -55,6 +58,11 @@ type Clientset struct {
 	rolloutV1alpha1 *rolloutv1alpha1.RolloutV1alpha1Client
 	workV1alpha1    *workv1alpha1.WorkV1alpha1Client
 	workV1alpha2    *workv1alpha2.WorkV1alpha2Client
+}
+
+// AddonsV1alpha1 retrieves the AddonsV1alpha1Client
+func (c *Clientset) AddonsV1alpha1() addonsv1alpha1.AddonsV1alpha1Interface {
+	return c.addonsV1alpha1
 }
 
 // AppsV1alpha1 retrieves the AppsV1alpha1Client
@@ -136,6 +144,10 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 
 	var cs Clientset
 	var err error
+	cs.addonsV1alpha1, err = addonsv1alpha1.NewForConfigAndClient(&configShallowCopy, httpClient)
+	if err != nil {
+		return nil, err
+	}
 	cs.appsV1alpha1, err = appsv1alpha1.NewForConfigAndClient(&configShallowCopy, httpClient)
 	if err != nil {
 		return nil, err
@@ -185,6 +197,7 @@ func NewForConfigOrDie(c *rest.Config) *Clientset {
 // New creates a new Clientset for the given RESTClient.
 func New(c rest.Interface) *Clientset {
 	var cs Clientset
+	cs.addonsV1alpha1 = addonsv1alpha1.New(c)
 	cs.appsV1alpha1 = appsv1alpha1.New(c)
 	cs.clusterV1alpha1 = clusterv1alpha1.New(c)
 	cs.configV1alpha1 = configv1alpha1.New(c)

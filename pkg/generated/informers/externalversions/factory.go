@@ -25,6 +25,7 @@ import (
 	time "time"
 
 	versioned "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	addons "github.com/mco-org/mco/pkg/generated/informers/externalversions/addons"
 	apps "github.com/mco-org/mco/pkg/generated/informers/externalversions/apps"
 	cluster "github.com/mco-org/mco/pkg/generated/informers/externalversions/cluster"
 	config "github.com/mco-org/mco/pkg/generated/informers/externalversions/config"
@@ -330,12 +331,17 @@ type SharedInformerFactory interface {
 	// client.
 	InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer
 
+	Addons() addons.Interface
 	Apps() apps.Interface
 	Cluster() cluster.Interface
 	Config() config.Interface
 	Policy() policy.Interface
 	Rollout() rollout.Interface
 	Work() work.Interface
+}
+
+func (f *sharedInformerFactory) Addons() addons.Interface {
+	return addons.New(f, f.namespace, f.tweakListOptions)
 }
 
 func (f *sharedInformerFactory) Apps() apps.Interface {

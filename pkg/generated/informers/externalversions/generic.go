@@ -21,7 +21,8 @@ package externalversions
 import (
 	fmt "fmt"
 
-	v1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
+	v1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
+	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
@@ -58,8 +59,12 @@ func (f *genericInformer) Lister() cache.GenericLister {
 // TODO extend this to unknown resources with a client pool
 func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource) (GenericInformer, error) {
 	switch resource {
-	// Group=apps.karmada.io, Version=v1alpha1
-	case v1alpha1.SchemeGroupVersion.WithResource("workloadrebalancers"):
+	// Group=addons.mco-org.github.io, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithResource("addons"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Addons().V1alpha1().Addons().Informer()}, nil
+
+		// Group=apps.karmada.io, Version=v1alpha1
+	case appsv1alpha1.SchemeGroupVersion.WithResource("workloadrebalancers"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Apps().V1alpha1().WorkloadRebalancers().Informer()}, nil
 
 		// Group=cluster.karmada.io, Version=v1alpha1

@@ -21,6 +21,8 @@ package fake
 import (
 	applyconfiguration "github.com/mco-org/mco/pkg/generated/applyconfiguration"
 	clientset "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	addonsv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/addons/v1alpha1"
+	fakeaddonsv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/addons/v1alpha1/fake"
 	appsv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/apps/v1alpha1"
 	fakeappsv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/apps/v1alpha1/fake"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/cluster/v1alpha1"
@@ -147,6 +149,11 @@ var (
 	_ clientset.Interface = &Clientset{}
 	_ testing.FakeClient  = &Clientset{}
 )
+
+// AddonsV1alpha1 retrieves the AddonsV1alpha1Client
+func (c *Clientset) AddonsV1alpha1() addonsv1alpha1.AddonsV1alpha1Interface {
+	return &fakeaddonsv1alpha1.FakeAddonsV1alpha1{Fake: &c.Fake}
+}
 
 // AppsV1alpha1 retrieves the AppsV1alpha1Client
 func (c *Clientset) AppsV1alpha1() appsv1alpha1.AppsV1alpha1Interface {

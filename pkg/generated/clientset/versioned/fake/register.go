@@ -19,6 +19,7 @@ limitations under the License.
 package fake
 
 import (
+	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
@@ -37,6 +38,7 @@ var scheme = runtime.NewScheme()
 var codecs = serializer.NewCodecFactory(scheme)
 
 var localSchemeBuilder = runtime.SchemeBuilder{
+	addonsv1alpha1.AddToScheme,
 	appsv1alpha1.AddToScheme,
 	clusterv1alpha1.AddToScheme,
 	configv1alpha1.AddToScheme,
