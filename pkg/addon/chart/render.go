@@ -155,14 +155,19 @@ func decode(source, content string, crd bool) ([]Object, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", source, err)
 		}
-		var m map[string]any
-		if err := yaml.Unmarshal(doc, &m); err != nil {
+		j, err := yaml.YAMLToJSON(doc)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", source, err)
 		}
-		if len(m) == 0 {
+		if t := strings.TrimSpace(string(j)); t == "null" || t == "{}" {
 			continue
 		}
-		u := &unstructured.Unstructured{Object: m}
+		// Numbers decode as Kubernetes objects hold them: integers as
+		// int64, not float64.
+		u := &unstructured.Unstructured{}
+		if err := u.UnmarshalJSON(j); err != nil {
+			return nil, fmt.Errorf("%s: %w", source, err)
+		}
 		if u.GetKind() == "" || u.GetAPIVersion() == "" {
 			return nil, fmt.Errorf("%s: an object without apiVersion and kind", source)
 		}
