@@ -19,12 +19,6 @@ import (
 	"github.com/mco-org/mco/pkg/testing/localcluster"
 )
 
-// The client settings of every create on mco, raw and Deployments alike.
-const (
-	clientQPS   = 1000
-	clientBurst = 2000
-)
-
 // bench holds the clients of one run.
 type bench struct {
 	o       *options
@@ -37,11 +31,10 @@ type bench struct {
 }
 
 func newBench(env *localcluster.Env, o *options, logf func(string, ...any)) (*bench, error) {
-	cfg, err := localcluster.RESTConfig(env.MCO.Kubeconfig)
+	cfg, err := benchkit.RESTConfig(env.MCO.Kubeconfig)
 	if err != nil {
 		return nil, err
 	}
-	cfg.QPS, cfg.Burst = clientQPS, clientBurst
 	b := &bench{o: o, env: env, logf: logf, members: map[string]kubernetes.Interface{}}
 	if b.kube, err = kubernetes.NewForConfig(cfg); err != nil {
 		return nil, err

@@ -208,7 +208,7 @@ func (r *result) print(w io.Writer) error {
 		p("members are bare kube-apiservers (nothing acts on what arrives): only mco's path is measured.")
 	}
 	p("")
-	p("raw create rate of mco-apiserver   C = %.1f objects/s (%d ConfigMaps, %d workers, QPS %d, burst %d)", r.rawPerSecond, r.rawCount, r.workers, clientQPS, clientBurst)
+	p("raw create rate of mco-apiserver   C = %.1f objects/s (%d ConfigMaps, %d workers, QPS %d, burst %d)", r.rawPerSecond, r.rawCount, r.workers, benchkit.ClientQPS, benchkit.ClientBurst)
 	if len(r.full) > 0 {
 		p("full speed     %4d, %d workers  %.1f Deployments/s (creates done in %s, all in every member after %s); %s",
 			len(r.full), r.workers, r.fullPerSecond(), r.fullCreate.Round(time.Millisecond), r.fullDuration.Round(time.Millisecond), benchkit.LatencyLine(r.full))

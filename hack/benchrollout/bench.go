@@ -21,12 +21,6 @@ import (
 	"github.com/mco-org/mco/pkg/testing/localcluster"
 )
 
-// The client settings of the benchmark's own requests.
-const (
-	clientQPS   = 1000
-	clientBurst = 2000
-)
-
 // mcoServer names mco-apiserver among the scraped servers.
 const mcoServer = "mco"
 
@@ -40,11 +34,10 @@ type bench struct {
 }
 
 func newBench(env *localcluster.Env, o *options, logf func(string, ...any)) (*bench, error) {
-	cfg, err := localcluster.RESTConfig(env.MCO.Kubeconfig)
+	cfg, err := benchkit.RESTConfig(env.MCO.Kubeconfig)
 	if err != nil {
 		return nil, err
 	}
-	cfg.QPS, cfg.Burst = clientQPS, clientBurst
 	b := &bench{o: o, env: env, logf: logf}
 	if b.kube, err = kubernetes.NewForConfig(cfg); err != nil {
 		return nil, err

@@ -13,25 +13,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/mco-org/mco/hack/internal/benchkit"
 	"github.com/mco-org/mco/pkg/testing/localcluster"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "benchrollout:", err)
-		stop()
-		os.Exit(1)
-	}
-}
+func main() { benchkit.Main("benchrollout", run) }
 
 // options are the command's flags.
 type options struct {

@@ -19,12 +19,6 @@ import (
 	"github.com/mco-org/mco/pkg/testing/localcluster"
 )
 
-// The client settings of the benchmark's own requests.
-const (
-	clientQPS   = 1000
-	clientBurst = 2000
-)
-
 // mcoServer names mco-apiserver among the scraped servers.
 const mcoServer = "mco"
 
@@ -40,11 +34,10 @@ type scale struct {
 }
 
 func newScale(env *localcluster.Env, o *options, logf func(string, ...any)) (*scale, error) {
-	cfg, err := localcluster.RESTConfig(env.MCO.Kubeconfig)
+	cfg, err := benchkit.RESTConfig(env.MCO.Kubeconfig)
 	if err != nil {
 		return nil, err
 	}
-	cfg.QPS, cfg.Burst = clientQPS, clientBurst
 	s := &scale{o: o, env: env, logf: logf}
 	if s.kube, err = kubernetes.NewForConfig(cfg); err != nil {
 		return nil, err
@@ -53,11 +46,10 @@ func newScale(env *localcluster.Env, o *options, logf func(string, ...any)) (*sc
 		return nil, err
 	}
 	for _, m := range env.Members {
-		mcfg, err := localcluster.RESTConfig(m.Kubeconfig)
+		mcfg, err := benchkit.RESTConfig(m.Kubeconfig)
 		if err != nil {
 			return nil, err
 		}
-		mcfg.QPS, mcfg.Burst = clientQPS, clientBurst
 		client, err := kubernetes.NewForConfig(mcfg)
 		if err != nil {
 			return nil, err
