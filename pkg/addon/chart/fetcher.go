@@ -36,7 +36,8 @@ type Fetched struct {
 // Fetcher fetches charts from Helm repositories and OCI registries and
 // keeps the last ones loaded, by archive digest; which digest a chart
 // version has is remembered for a while, so that a hundred clusters
-// cost one fetch. It is safe for concurrent use.
+// cost one fetch. Build it with NewFetcher; it is safe for concurrent use
+// (two fetches of a chart not cached yet may both go out).
 type Fetcher struct {
 	// MaxArchive bounds a chart archive's size; Timeout one fetch.
 	MaxArchive int64

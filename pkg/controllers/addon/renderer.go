@@ -1,7 +1,7 @@
-// Package addon runs add-ons (Addon objects): it renders each one's chart
-// for every cluster it is placed on, decides whether its objects may go
-// there yet, and reports where each add-on stands. The decisions are
-// pkg/addon's; fetching and rendering are pkg/addon/chart's.
+// Package addon is where mco-controller-manager runs add-ons (Addon
+// objects). So far it renders an add-on for one cluster: its values
+// there, its chart fetched and rendered once per distinct input. The
+// decisions are pkg/addon's; fetching and rendering pkg/addon/chart's.
 package addon
 
 import (
