@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/mco-org/mco/pkg/kubectlmco/addon"
 	"github.com/mco-org/mco/pkg/kubectlmco/clients"
 	"github.com/mco-org/mco/pkg/kubectlmco/cmderr"
 	"github.com/mco-org/mco/pkg/kubectlmco/dashboard"
@@ -65,6 +66,7 @@ kubectl's own flags and kubeconfig (--kubeconfig, --context, -n, ...).`,
 		rollout.NewCommand(f, streams),
 		rebalance.NewCommand(f, streams),
 		dashboard.NewCommand(f, streams),
+		addon.NewCommand(f, streams),
 	)
 	return cmd
 }
