@@ -24,3 +24,30 @@ func Split(sizes []int, budget int) [][2]int {
 	}
 	return out
 }
+
+// Part is one Work's share of a cluster's objects: their indexes, in
+// order, and whether they stay in the member when the add-on leaves it
+// (the chart's crds/ and objects marked helm.sh/resource-policy: keep, as
+// helm uninstall leaves them).
+type Part struct {
+	Objects []int
+	Keep    bool
+}
+
+// Parts splits a cluster's objects into Works of at most budget bytes:
+// first those to keep, then the others, each group in its own order.
+func Parts(sizes []int, keep []bool, budget int) []Part {
+	var out []Part
+	for _, kept := range []bool{true, false} {
+		var idx, sz []int
+		for i := range sizes {
+			if keep[i] == kept {
+				idx, sz = append(idx, i), append(sz, sizes[i])
+			}
+		}
+		for _, r := range Split(sz, budget) {
+			out = append(out, Part{Objects: append([]int(nil), idx[r[0]:r[1]]...), Keep: kept})
+		}
+	}
+	return out
+}

@@ -27,3 +27,25 @@ func TestSplit(t *testing.T) {
 		})
 	}
 }
+
+func TestParts(t *testing.T) {
+	tests := []struct {
+		name  string
+		sizes []int
+		keep  []bool
+		want  string
+	}{
+		{name: "nothing to keep is one group", sizes: []int{10, 20}, keep: []bool{false, false}, want: "[{[0 1] false}]"},
+		{name: "what stays goes first, in its own Works", sizes: []int{10, 20, 30}, keep: []bool{false, true, false},
+			want: "[{[1] true} {[0 2] false}]"},
+		{name: "each group is split by the budget", sizes: []int{60, 60, 60, 60}, keep: []bool{true, true, false, false},
+			want: "[{[0] true} {[1] true} {[2] false} {[3] false}]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := fmt.Sprint(Parts(tt.sizes, tt.keep, 100)); got != tt.want {
+				t.Errorf("Parts = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}

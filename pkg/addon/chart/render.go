@@ -50,6 +50,17 @@ type Object struct {
 	CRD bool
 }
 
+// ResourcePolicyAnnotation with the value "keep" leaves an object in place
+// when its release is uninstalled (Helm's rule).
+const ResourcePolicyAnnotation = "helm.sh/resource-policy"
+
+// Kept tells whether the object stays in the member when the add-on
+// leaves it, as helm uninstall leaves it: the chart's CRDs, and objects
+// whose resource policy is keep.
+func (o Object) Kept() bool {
+	return o.CRD || o.Object.GetAnnotations()[ResourcePolicyAnnotation] == "keep"
+}
+
 // Render renders ch for member with values (the user's, merged: the chart's
 // defaults are coalesced under them here). It returns the chart's CRDs
 // first, then its objects in Helm's install order, hooks among them as

@@ -54,6 +54,15 @@ func TestRender(t *testing.T) {
 	if !objs[0].CRD || objs[1].CRD {
 		t.Errorf("only the crds/ objects are marked CRD")
 	}
+	var kept []string
+	for _, o := range objs {
+		if o.Kept() {
+			kept = append(kept, o.Object.GetKind()+"/"+o.Object.GetName())
+		}
+	}
+	if fmt.Sprint(kept) != "[CustomResourceDefinition/logsinks.logging.example.com ConfigMap/lc-config]" {
+		t.Errorf("kept on uninstall: %v, want the chart's CRD and the object marked keep", kept)
+	}
 	deploy := find(t, objs, "Deployment", "lc")
 	env, _, _ := unstructured.NestedSlice(deploy.Object, "spec", "template", "spec", "containers")
 	got := fmt.Sprint(env)
