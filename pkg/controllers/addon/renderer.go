@@ -13,12 +13,14 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"k8s.io/utils/lru"
 
 	"github.com/mco-org/mco/pkg/addon/chart"
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/metrics"
 )
 
 // renderCacheSize is how many renders are kept: one per distinct
@@ -49,14 +51,16 @@ type Renderer struct {
 	sources     Sources
 	credentials Credentials
 	cache       *lru.Cache
+	metrics     *metrics.Addons // nil: none
 	// Renders counts the renders done (cache misses).
 	renders atomic.Int64
 }
 
 // NewRenderer returns a Renderer fetching with fetcher, reading values
-// from sources and credentials with credentials.
-func NewRenderer(fetcher *chart.Fetcher, sources Sources, credentials Credentials) *Renderer {
-	return &Renderer{fetcher: fetcher, sources: sources, credentials: credentials, cache: lru.New(renderCacheSize)}
+// from sources and credentials with credentials, counting into m (nil:
+// no metrics).
+func NewRenderer(fetcher *chart.Fetcher, sources Sources, credentials Credentials, m *metrics.Addons) *Renderer {
+	return &Renderer{fetcher: fetcher, sources: sources, credentials: credentials, cache: lru.New(renderCacheSize), metrics: m}
 }
 
 // Renders is how many renders the Renderer has done.
@@ -78,6 +82,7 @@ func (r *Renderer) Render(ctx context.Context, a *addonsv1alpha1.Addon, cluster 
 		return nil, err
 	}
 	fetched, err := r.fetcher.Fetch(ctx, &a.Spec.Chart, creds)
+	r.metrics.Fetched(err)
 	if err != nil {
 		return nil, fmt.Errorf("fetch chart %s %s from %s: %w", a.Spec.Chart.Name, a.Spec.Chart.Version, a.Spec.Chart.Repository, err)
 	}
@@ -87,14 +92,17 @@ func (r *Renderer) Render(ctx context.Context, a *addonsv1alpha1.Addon, cluster 
 	out := &Rendered{ChartVersion: fetched.Chart.Metadata.Version, ChartDigest: fetched.Digest, ValuesHash: valuesHash,
 		SetBy: merged.SetBy, ChartKubeVersion: fetched.Chart.Metadata.KubeVersion}
 	if objs, ok := r.cache.Get(key); ok {
+		r.metrics.RenderHit()
 		out.Objects = objs.([]chart.Object)
 		return out, nil
 	}
+	start := time.Now()
 	objs, err := chart.Render(ctx, fetched.Chart, chart.Release{Name: a.Spec.Release.Name, Namespace: a.Spec.Release.Namespace}, merged.Values, member)
 	if err != nil {
 		return nil, fmt.Errorf("render chart %s %s for cluster %s: %w", a.Spec.Chart.Name, a.Spec.Chart.Version, cluster.Name, err)
 	}
 	r.renders.Add(1)
+	r.metrics.Rendered(time.Since(start))
 	r.cache.Add(key, objs)
 	out.Objects = objs
 	return out, nil

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 	corev1 "k8s.io/api/core/v1"
@@ -20,6 +22,7 @@ import (
 	"github.com/mco-org/mco/pkg/addon/chart"
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/metrics"
 )
 
 // sources are ConfigMaps and Secrets by namespace/name.
@@ -104,8 +107,12 @@ func TestRenderer(t *testing.T) {
 		ValuesFrom: []addonsv1alpha1.ValuesReference{{Kind: "ConfigMap", Namespace: "platform", Name: "lc", Key: "values.yaml"}, {Kind: "Secret", Namespace: "platform", Name: "none", Key: "values.yaml", Optional: true}},
 		Overrides:  []addonsv1alpha1.ValuesOverride{{ClusterSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"size": "large"}}, Values: js(`{"replicaCount":5}`)}},
 	}}
+	m, err := metrics.NewAddons(prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
 	src := sources{configMaps: map[string]*corev1.ConfigMap{"platform/lc": {Data: map[string]string{"values.yaml": "image:\n  tag: \"2.2\"\n"}}}}
-	r := NewRenderer(chart.NewFetcher(), src, func(*addonsv1alpha1.Addon) (*chart.Credentials, error) { return nil, nil })
+	r := NewRenderer(chart.NewFetcher(), src, func(*addonsv1alpha1.Addon) (*chart.Credentials, error) { return nil, nil }, m)
 	ctx := context.Background()
 
 	eu1, err := r.Render(ctx, a, member("member1", "eu", nil, "v1", "apps/v1"))
@@ -137,6 +144,9 @@ func TestRenderer(t *testing.T) {
 	}
 	if r.Renders() != 3 {
 		t.Errorf("%d renders, want 3: one per distinct (values, APIs)", r.Renders())
+	}
+	if renders, hits, fetches := testutil.ToFloat64(m.Renders), testutil.ToFloat64(m.RenderHits), testutil.ToFloat64(m.Fetches.WithLabelValues("success")); renders != 3 || hits != 1 || fetches != 4 {
+		t.Errorf("metrics: %v renders, %v cache hits, %v fetches; want 3, 1, 4 (the chart's cache answers all but the first)", renders, hits, fetches)
 	}
 
 	noRegion := member("member5", "", nil, "v1")

@@ -53,7 +53,7 @@ func fromSecret(source string) bool {
 // printRender prints the rendered objects as a YAML stream; Secrets'
 // data redacted unless showSecrets.
 func printRender(ctx context.Context, out io.Writer, in *inputs, showSecrets bool) error {
-	r := addonctl.NewRenderer(chart.NewFetcher(), in.sources, in.sources.credentials)
+	r := addonctl.NewRenderer(chart.NewFetcher(), in.sources, in.sources.credentials, nil)
 	rendered, err := r.Render(ctx, in.addon, in.cluster)
 	if err != nil {
 		return err
