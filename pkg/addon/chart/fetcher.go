@@ -31,6 +31,8 @@ type Fetched struct {
 	Chart *chartv2.Chart
 	// Digest is the archive's, "sha256:" and hexadecimal.
 	Digest string
+	// Cached: no request went out for it.
+	Cached bool
 }
 
 // Fetcher fetches charts from Helm repositories and OCI registries and
@@ -81,11 +83,11 @@ func (f *Fetcher) Fetch(ctx context.Context, src *addonsv1alpha1.ChartSource, cr
 	key := versionKey(src)
 	if src.Digest != "" {
 		if ch, ok := f.charts.Get(src.Digest); ok {
-			return &Fetched{Chart: ch.(*chartv2.Chart), Digest: src.Digest}, nil
+			return &Fetched{Chart: ch.(*chartv2.Chart), Digest: src.Digest, Cached: true}, nil
 		}
 	} else if v, ok := f.versions.Get(key); ok && f.now().Sub(v.(versionEntry).at) < defaultVersionTTL {
 		if ch, ok := f.charts.Get(v.(versionEntry).digest); ok {
-			return &Fetched{Chart: ch.(*chartv2.Chart), Digest: v.(versionEntry).digest}, nil
+			return &Fetched{Chart: ch.(*chartv2.Chart), Digest: v.(versionEntry).digest, Cached: true}, nil
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.Timeout)

@@ -113,7 +113,7 @@ func TestFetchFromRepository(t *testing.T) {
 			if tt.maxArchive > 0 {
 				f.MaxArchive = tt.maxArchive
 			}
-			for range 2 {
+			for i := range 2 {
 				got, err := f.Fetch(context.Background(), src(server.URL, tt.change), tt.creds)
 				if tt.wantErr != "" {
 					if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
@@ -124,8 +124,8 @@ func TestFetchFromRepository(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got.Digest != digest || got.Chart.Metadata.Version != "2.1.0" {
-					t.Fatalf("fetched %s %s", got.Chart.Metadata.Version, got.Digest)
+				if got.Digest != digest || got.Chart.Metadata.Version != "2.1.0" || got.Cached != (i == 1) {
+					t.Fatalf("fetch %d: %s %s, cached %v", i+1, got.Chart.Metadata.Version, got.Digest, got.Cached)
 				}
 			}
 			if n := tt.repo.requests.Load(); n != tt.wantFetches {

@@ -82,7 +82,9 @@ func (r *Renderer) Render(ctx context.Context, a *addonsv1alpha1.Addon, cluster 
 		return nil, err
 	}
 	fetched, err := r.fetcher.Fetch(ctx, &a.Spec.Chart, creds)
-	r.metrics.Fetched(err)
+	if err != nil || !fetched.Cached {
+		r.metrics.Fetched(err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("fetch chart %s %s from %s: %w", a.Spec.Chart.Name, a.Spec.Chart.Version, a.Spec.Chart.Repository, err)
 	}
