@@ -21,13 +21,16 @@ type Layer struct {
 	// "spec.overrides[1]".
 	Source string
 	Values map[string]any
+	// Secret: the values come from a Secret.
+	Secret bool
 }
 
-// Merged are the values one cluster gets, and which layer last set each
-// top-level key.
+// Merged are the values one cluster gets, which layer last set each
+// top-level key, and which of those keys a Secret set.
 type Merged struct {
-	Values map[string]any
-	SetBy  map[string]string
+	Values     map[string]any
+	SetBy      map[string]string
+	FromSecret map[string]bool
 }
 
 // Merge combines layers in order as Helm combines several values files:
@@ -36,11 +39,12 @@ type Merged struct {
 // for that key is removed when Helm coalesces the values with the chart's
 // own. The layers are not changed.
 func Merge(layers ...Layer) Merged {
-	m := Merged{Values: map[string]any{}, SetBy: map[string]string{}}
+	m := Merged{Values: map[string]any{}, SetBy: map[string]string{}, FromSecret: map[string]bool{}}
 	for _, l := range layers {
 		for k, v := range l.Values {
 			m.Values[k] = mergeValue(m.Values[k], v)
 			m.SetBy[k] = l.Source
+			m.FromSecret[k] = l.Secret
 		}
 	}
 	return m

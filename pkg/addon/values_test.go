@@ -57,10 +57,22 @@ func TestMerge(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Merge(tt.layers...)
+			if len(got.FromSecret) != len(got.SetBy) {
+				t.Errorf("FromSecret %v does not cover SetBy %v", got.FromSecret, got.SetBy)
+			}
 			if !reflect.DeepEqual(got.Values, tt.want) || !reflect.DeepEqual(got.SetBy, tt.setBy) {
 				t.Errorf("Merge = %v set by %v, want %v set by %v", got.Values, got.SetBy, tt.want, tt.setBy)
 			}
 		})
+	}
+}
+
+func TestMergeKnowsWhatASecretSet(t *testing.T) {
+	got := Merge(Layer{Source: "a", Values: map[string]any{"token": "x", "tag": "1"}},
+		Layer{Source: "b", Secret: true, Values: map[string]any{"token": "y"}},
+		Layer{Source: "c", Values: map[string]any{"tag": "2"}})
+	if !got.FromSecret["token"] || got.FromSecret["tag"] {
+		t.Errorf("FromSecret %v: token last set by a Secret, tag not", got.FromSecret)
 	}
 }
 

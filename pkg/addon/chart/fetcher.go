@@ -63,9 +63,6 @@ func NewFetcher() *Fetcher {
 		charts: lru.New(defaultCacheSize), versions: lru.New(4 * defaultCacheSize)}
 }
 
-func (f *Fetcher) maxArchive() int64 { return f.MaxArchive }
-func (f *Fetcher) maxIndex() int64   { return defaultMaxIndex }
-
 // checkHost refuses a link-local address written as the host (the
 // dialer refuses those a name resolves to).
 func (f *Fetcher) checkHost(host string) error {

@@ -55,8 +55,8 @@ func (f *Fetcher) fetchFromRegistry(ctx context.Context, client *http.Client, re
 		if l.MediaType != ChartLayerMediaType {
 			continue
 		}
-		if l.Size > f.maxArchive() {
-			return nil, fmt.Errorf("pull %s: the chart layer has %d bytes, over the limit of %d", tag, l.Size, f.maxArchive())
+		if l.Size > f.MaxArchive {
+			return nil, fmt.Errorf("pull %s: the chart layer has %d bytes, over the limit of %d", tag, l.Size, f.MaxArchive)
 		}
 		layer, err := img.LayerByDigest(l.Digest)
 		if err != nil {
@@ -67,12 +67,12 @@ func (f *Fetcher) fetchFromRegistry(ctx context.Context, client *http.Client, re
 			return nil, fmt.Errorf("pull %s: %w", tag, err)
 		}
 		defer rc.Close()
-		data, err := io.ReadAll(io.LimitReader(rc, f.maxArchive()+1))
+		data, err := io.ReadAll(io.LimitReader(rc, f.MaxArchive+1))
 		if err != nil {
 			return nil, fmt.Errorf("pull %s: %w", tag, err)
 		}
-		if int64(len(data)) > f.maxArchive() {
-			return nil, fmt.Errorf("pull %s: larger than the limit of %d bytes", tag, f.maxArchive())
+		if int64(len(data)) > f.MaxArchive {
+			return nil, fmt.Errorf("pull %s: larger than the limit of %d bytes", tag, f.MaxArchive)
 		}
 		return data, nil
 	}

@@ -15,7 +15,7 @@ import (
 // its index.yaml names the archive's URL and, usually, its digest.
 func (f *Fetcher) fetchFromRepository(ctx context.Context, client *http.Client, repository, name, version string, creds *Credentials) (archive []byte, indexDigest string, err error) {
 	base := strings.TrimSuffix(repository, "/")
-	raw, err := f.get(ctx, client, base+"/index.yaml", repository, creds, f.maxIndex())
+	raw, err := f.get(ctx, client, base+"/index.yaml", repository, creds, defaultMaxIndex)
 	if err != nil {
 		return nil, "", fmt.Errorf("read the repository's index: %w", err)
 	}
@@ -39,7 +39,7 @@ func (f *Fetcher) fetchFromRepository(ctx context.Context, client *http.Client, 
 		return nil, "", fmt.Errorf("the URL of %s %s in the index: %w", name, version, err)
 	}
 	ref := baseURL.ResolveReference(archiveURL).String()
-	archive, err = f.get(ctx, client, ref, repository, creds, f.maxArchive())
+	archive, err = f.get(ctx, client, ref, repository, creds, f.MaxArchive)
 	if err != nil {
 		return nil, "", fmt.Errorf("download %s %s: %w", name, version, err)
 	}

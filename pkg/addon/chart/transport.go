@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
@@ -70,10 +69,8 @@ func httpClient(creds *Credentials, timeout time.Duration, allowLinkLocal bool) 
 		tlsConfig.Certificates = []tls.Certificate{cert}
 	}
 	transport := &http.Transport{
-		Proxy: http.ProxyFromEnvironment,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			return dialer.DialContext(ctx, network, addr)
-		},
+		Proxy:               http.ProxyFromEnvironment,
+		DialContext:         dialer.DialContext,
 		TLSClientConfig:     tlsConfig,
 		TLSHandshakeTimeout: 10 * time.Second,
 		MaxIdleConns:        10,

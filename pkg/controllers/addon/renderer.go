@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"k8s.io/utils/lru"
@@ -52,8 +51,6 @@ type Renderer struct {
 	credentials Credentials
 	cache       *lru.Cache
 	metrics     *metrics.Addons // nil: none
-	// Renders counts the renders done (cache misses).
-	renders atomic.Int64
 }
 
 // NewRenderer returns a Renderer fetching with fetcher, reading values
@@ -62,9 +59,6 @@ type Renderer struct {
 func NewRenderer(fetcher *chart.Fetcher, sources Sources, credentials Credentials, m *metrics.Addons) *Renderer {
 	return &Renderer{fetcher: fetcher, sources: sources, credentials: credentials, cache: lru.New(renderCacheSize), metrics: m}
 }
-
-// Renders is how many renders the Renderer has done.
-func (r *Renderer) Renders() int64 { return r.renders.Load() }
 
 // Render renders a for cluster: its values for that cluster, its chart
 // fetched (or cached), rendered with the cluster's own version and APIs.
@@ -103,7 +97,6 @@ func (r *Renderer) Render(ctx context.Context, a *addonsv1alpha1.Addon, cluster 
 	if err != nil {
 		return nil, fmt.Errorf("render chart %s %s for cluster %s: %w", a.Spec.Chart.Name, a.Spec.Chart.Version, cluster.Name, err)
 	}
-	r.renders.Add(1)
 	r.metrics.Rendered(time.Since(start))
 	r.cache.Add(key, objs)
 	out.Objects = objs

@@ -86,5 +86,5 @@ func valuesFrom(r *addonsv1alpha1.ValuesReference, i int, sources Sources) (*add
 	if err := yaml.Unmarshal(raw, &values); err != nil {
 		return nil, fmt.Errorf("%s: not a YAML map of values: %w", source, err)
 	}
-	return &addon.Layer{Source: source, Values: values}, nil
+	return &addon.Layer{Source: source, Values: values, Secret: r.Kind == addonsv1alpha1.ValuesKindSecret}, nil
 }

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 
 	"sigs.k8s.io/yaml"
 
 	"github.com/mco-org/mco/pkg/addon/chart"
-	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	addonctl "github.com/mco-org/mco/pkg/controllers/addon"
 )
 
@@ -32,7 +30,7 @@ func printValues(out io.Writer, in *inputs, showSecrets bool) error {
 	fmt.Fprintf(out, "# values of add-on %s for cluster %s\n", in.addon.Name, in.cluster.Name)
 	for _, k := range keys {
 		v := merged.Values[k]
-		if !showSecrets && fromSecret(merged.SetBy[k]) {
+		if !showSecrets && merged.FromSecret[k] {
 			v = redacted
 		}
 		raw, err := yaml.Marshal(map[string]any{k: v})
@@ -42,12 +40,6 @@ func printValues(out io.Writer, in *inputs, showSecrets bool) error {
 		fmt.Fprintf(out, "# set by %s\n%s", merged.SetBy[k], raw)
 	}
 	return nil
-}
-
-// fromSecret tells whether a layer is a Secret's (addonctl names valuesFrom
-// layers "spec.valuesFrom[i] (Secret ns/name, ...)").
-func fromSecret(source string) bool {
-	return strings.Contains(source, "("+addonsv1alpha1.ValuesKindSecret+" ")
 }
 
 // printRender prints the rendered objects as a YAML stream; Secrets'
