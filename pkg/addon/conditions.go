@@ -19,13 +19,17 @@ const (
 	ReasonSettled      = "NothingInProgress"
 	ReasonClusterFails = "ClustersFailed"
 	ReasonNoFailure    = "NoFailure"
+	ReasonNotRenewed   = "RevisionNotMade"
 )
 
 // Conditions sums up an add-on's clusters: Ready when it is placed and
-// Healthy everywhere; Progressing while a cluster is installing, waiting
-// for a dependency or removing; Failed while a cluster is Failed. Each
-// message names the clusters, by phase.
-func Conditions(clusters []addonsv1alpha1.AddonClusterStatus, generation int64) []metav1.Condition {
+// Healthy everywhere with what it should run; Progressing while a cluster
+// is installing, waiting for a dependency or removing; Failed while a
+// cluster is Failed. Each message names the clusters, by phase. notRenewed
+// are the clusters that keep running an earlier revision because the
+// current one could not be made for them (its chart could not be fetched
+// or rendered), with why: Ready says so.
+func Conditions(clusters []addonsv1alpha1.AddonClusterStatus, notRenewed map[string]string, generation int64) []metav1.Condition {
 	by := map[addonsv1alpha1.AddonPhase][]string{}
 	for _, c := range clusters {
 		by[c.Phase] = append(by[c.Phase], c.Name)
@@ -46,6 +50,15 @@ func Conditions(clusters []addonsv1alpha1.AddonClusterStatus, generation int64) 
 	default:
 		ready = cond(addonsv1alpha1.AddonReady, false, ReasonNotHealthy,
 			fmt.Sprintf("Healthy in %d of %d cluster(s); %s", healthy, len(clusters), phases(by, addonsv1alpha1.PhaseHealthy)))
+	}
+	if len(notRenewed) > 0 {
+		names := make([]string, 0, len(notRenewed))
+		for c := range notRenewed {
+			names = append(names, c)
+		}
+		sort.Strings(names)
+		ready = cond(addonsv1alpha1.AddonReady, false, ReasonNotRenewed,
+			fmt.Sprintf("cluster(s) %s keep running an earlier revision: %s", strings.Join(names, ", "), notRenewed[names[0]]))
 	}
 	moving := []addonsv1alpha1.AddonPhase{addonsv1alpha1.PhaseInstalling, addonsv1alpha1.PhaseWaitingForDependency, addonsv1alpha1.PhaseRemoving}
 	progressing := cond(addonsv1alpha1.AddonProgressing, false, ReasonSettled, "")

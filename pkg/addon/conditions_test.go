@@ -14,9 +14,10 @@ func TestConditions(t *testing.T) {
 		return addonsv1alpha1.AddonClusterStatus{Name: name, Phase: p}
 	}
 	tests := []struct {
-		name     string
-		clusters []addonsv1alpha1.AddonClusterStatus
-		want     string // Ready, Progressing, Failed statuses and the messages that matter
+		name       string
+		clusters   []addonsv1alpha1.AddonClusterStatus
+		notRenewed map[string]string
+		want       string // Ready, Progressing, Failed statuses and the messages that matter
 	}{
 		{name: "placed nowhere", want: "False NotPlaced | False | False"},
 		{name: "healthy everywhere", clusters: []addonsv1alpha1.AddonClusterStatus{c("member1", "Healthy"), c("member2", "Healthy")},
@@ -27,10 +28,13 @@ func TestConditions(t *testing.T) {
 				"True Installing: member1; WaitingForDependency: member2 | True Failed: member3"},
 		{name: "blocked is neither progressing nor failed", clusters: []addonsv1alpha1.AddonClusterStatus{c("member2", "Blocked")},
 			want: "False Healthy in 0 of 1 cluster(s); Blocked: member2 | False | False"},
+		{name: "healthy with what it had, the new chart unavailable", clusters: []addonsv1alpha1.AddonClusterStatus{c("member1", "Healthy")},
+			notRenewed: map[string]string{"member1": "fetch chart: connection refused"},
+			want:       "False cluster(s) member1 keep running an earlier revision: fetch chart: connection refused | False | False"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			conds := Conditions(tt.clusters, 3)
+			conds := Conditions(tt.clusters, tt.notRenewed, 3)
 			s := func(c metav1.Condition) string {
 				if c.Status == metav1.ConditionTrue || c.Type == addonsv1alpha1.AddonReady {
 					msg := c.Message

@@ -37,7 +37,9 @@ var notEstablished = []string{"no matches for kind", "could not find the request
 // the decision, then the Works: written and applied (Installing until
 // then; an apply error is Failed unless a custom resource waits for its
 // definition), and the health of every object applied (Healthy; Degraded
-// when a cluster Healthy before no longer is, Installing otherwise).
+// when a cluster Healthy before no longer is, Installing otherwise). An
+// object of a kind without a health rule (Unknown) is healthy once
+// applied.
 func Judge(o Observed) (addonsv1alpha1.AddonPhase, string) {
 	switch {
 	case o.Removing:
@@ -64,7 +66,8 @@ func Judge(o Observed) (addonsv1alpha1.AddonPhase, string) {
 			return addonsv1alpha1.PhaseInstalling, "health not observed yet"
 		}
 		for _, m := range w.Status.ManifestStatuses {
-			if m.Health == workv1alpha1.ResourceUnhealthy || m.Health == workv1alpha1.ResourceUnknown {
+			// Unknown: the kind has no health rule, so applied is healthy.
+			if m.Health == workv1alpha1.ResourceUnhealthy {
 				id := m.Identifier
 				unhealthy = append(unhealthy, fmt.Sprintf("%s %s", id.Kind, strings.TrimPrefix(id.Namespace+"/"+id.Name, "/")))
 			}

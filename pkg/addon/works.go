@@ -9,16 +9,29 @@ import (
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 )
 
-// PartAnnotation numbers an add-on's Works in a cluster ("1/3").
-const PartAnnotation = "addons.mco-org.github.io/part"
+// Marks on an add-on's Works.
+const (
+	// PartAnnotation numbers an add-on's Works in a cluster ("1/3").
+	PartAnnotation = "addons.mco-org.github.io/part"
+	// AddonLabel names the add-on a Work belongs to.
+	AddonLabel = "addons.mco-org.github.io/addon"
+	// RenderedAnnotation says what a Work's objects were rendered from
+	// (revision, chart version and values), so that status judges the
+	// Works of what the cluster is given, not those still on their way.
+	RenderedAnnotation = "addons.mco-org.github.io/rendered"
+	// NamespaceAnnotation is the release namespace: a namespaced object the
+	// chart renders without a namespace goes there, as helm install puts it.
+	NamespaceAnnotation = "addons.mco-org.github.io/release-namespace"
+)
 
-// Works builds one cluster's Works of an add-on from base, the Work the
+// Works builds one cluster's Works of add-on name from base, the Work the
 // binding controller writes for a template (name, namespace, labels,
 // annotations, finalizers, suspension): one Work per part, the first under
 // base's name and the others under base's name and "-2", "-3", ...;
-// manifests are the objects as JSON, in the parts' order. A part to keep
-// preserves its objects when the Work is deleted.
-func Works(base *workv1alpha1.Work, manifests [][]byte, parts []Part) []*workv1alpha1.Work {
+// manifests are the objects as JSON, in the parts' order. Each is marked
+// with the add-on and its release namespace; a part to keep preserves its
+// objects when the Work is deleted.
+func Works(base *workv1alpha1.Work, name, namespace string, manifests [][]byte, parts []Part) []*workv1alpha1.Work {
 	out := make([]*workv1alpha1.Work, 0, len(parts))
 	for i, p := range parts {
 		w := base.DeepCopy()
@@ -28,7 +41,12 @@ func Works(base *workv1alpha1.Work, manifests [][]byte, parts []Part) []*workv1a
 		if w.Annotations == nil {
 			w.Annotations = map[string]string{}
 		}
+		if w.Labels == nil {
+			w.Labels = map[string]string{}
+		}
+		w.Labels[AddonLabel] = name
 		w.Annotations[PartAnnotation] = fmt.Sprintf("%d/%d", i+1, len(parts))
+		w.Annotations[NamespaceAnnotation] = namespace
 		w.Spec.Workload.Manifests = make([]workv1alpha1.Manifest, 0, len(p.Objects))
 		for _, j := range p.Objects {
 			w.Spec.Workload.Manifests = append(w.Spec.Workload.Manifests, workv1alpha1.Manifest{RawExtension: runtime.RawExtension{Raw: manifests[j]}})

@@ -12,7 +12,7 @@ func TestWorks(t *testing.T) {
 	base := &workv1alpha1.Work{ObjectMeta: metav1.ObjectMeta{Namespace: "karmada-es-member1", Name: "log-collector-addon",
 		Labels: map[string]string{"binding-id": "x"}, Finalizers: []string{"f"}}}
 	manifests := [][]byte{[]byte(`{"kind":"CustomResourceDefinition"}`), []byte(`{"kind":"ServiceAccount"}`), []byte(`{"kind":"Deployment"}`)}
-	works := Works(base, manifests, []Part{{Objects: []int{0}, Keep: true}, {Objects: []int{1, 2}}})
+	works := Works(base, "log-collector", "logging", manifests, []Part{{Objects: []int{0}, Keep: true}, {Objects: []int{1, 2}}})
 	if len(works) != 2 {
 		t.Fatalf("%d Works, want 2", len(works))
 	}
@@ -29,8 +29,13 @@ func TestWorks(t *testing.T) {
 	if len(second.Spec.Workload.Manifests) != 2 || string(second.Spec.Workload.Manifests[1].Raw) != `{"kind":"Deployment"}` {
 		t.Errorf("second part's manifests: %v", second.Spec.Workload.Manifests)
 	}
-	if second.Labels["binding-id"] != "x" || second.Finalizers[0] != "f" || second.Namespace != "karmada-es-member1" {
+	if second.Labels["binding-id"] != "x" || base.Labels[AddonLabel] != "" || second.Finalizers[0] != "f" || second.Namespace != "karmada-es-member1" {
 		t.Errorf("the parts keep base's metadata: %+v", second.ObjectMeta)
+	}
+	for _, w := range works {
+		if w.Labels[AddonLabel] != "log-collector" || w.Annotations[NamespaceAnnotation] != "logging" {
+			t.Errorf("%s is not marked with its add-on and release namespace: %v %v", w.Name, w.Labels, w.Annotations)
+		}
 	}
 	if base.Annotations != nil || len(base.Spec.Workload.Manifests) != 0 {
 		t.Errorf("base was changed: %+v", base)

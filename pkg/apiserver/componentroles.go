@@ -94,8 +94,6 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		rule("rollout.mco-org.github.io", []string{"rolloutpolicies", "clusterrolloutpolicies"}, read),
 		rule("rollout.mco-org.github.io", []string{"rollouts"}, readWrite),
 		rule("rollout.mco-org.github.io", []string{"rolloutpolicies/status", "clusterrolloutpolicies/status", "rollouts/status"}, updateOnly),
-		rule("addons.mco-org.github.io", []string{"addons"}, read),
-		rule("addons.mco-org.github.io", []string{"addons/status"}, updateOnly),
 		// Each rollout's revisions.
 		rule("apps", []string{"controllerrevisions"}, readWrite),
 		rule("", []string{"namespaces"}, readWrite),

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/klog/v2"
 
+	"github.com/mco-org/mco/pkg/addon/chart"
 	"github.com/mco-org/mco/pkg/component"
 	"github.com/mco-org/mco/pkg/controllers/namespacesync"
 	"github.com/mco-org/mco/pkg/controllers/shared"
@@ -41,6 +42,11 @@ type options struct {
 	skipped           []*regexp.Regexp
 	// createDefaultTaintPolicy creates mco-default-failover once.
 	createDefaultTaintPolicy bool
+	// addonAllowLinkLocal, addonMaxChart tune chart fetches.
+	addonAllowLinkLocal bool
+	addonMaxChart       int64
+	// addonMetrics are registered with the others, for every term.
+	addonMetrics *metrics.Addons
 }
 
 // NewCommand returns the mco-controller-manager command.
@@ -100,6 +106,8 @@ and /debug/pprof/ on --bind-address.`,
 	fs.DurationVar(&o.coalesceWindow, "status-coalesce-window", o.coalesceWindow, "How long the status changes of a workload still on its way in a member (applied, not yet healthy) are gathered into one write of its Work's, binding's and template's status. Outcomes (healthy everywhere, or failed) are written at once. A workload that stays on its way has the window doubled after each write, up to six times this. 0 writes every change.")
 	fs.StringSliceVar(&o.skippedNamespaces, "skipped-propagating-namespaces", nil, "Comma-separated regular expressions of namespaces the namespace controller does not copy to member clusters; each must match the whole name. default, kube-*, karmada-system, karmada-cluster and karmada-es-* are always skipped.")
 	fs.BoolVar(&o.createDefaultTaintPolicy, "create-default-taint-policy", true, "Create the ClusterTaintPolicy "+taintpolicy.DefaultPolicyName+" (NoExecute cluster.karmada.io/not-ready on Clusters whose Ready is False or Unknown, removed when Ready is True) when the leader starts, unless it was created before: a policy changed or deleted by a user is left so. The creation is recorded in ConfigMap "+taintpolicy.RecordNamespace+"/"+taintpolicy.RecordName+".")
+	fs.BoolVar(&o.addonAllowLinkLocal, "addon-allow-link-local", false, "Let add-on chart fetches reach link-local addresses (169.254.0.0/16, fe80::/10), where clouds serve instance metadata. Loopback and private addresses are always allowed.")
+	fs.Int64Var(&o.addonMaxChart, "addon-max-chart-size", chart.DefaultMaxArchive, "Largest chart archive, in bytes, an add-on may fetch; a larger one fails the add-on with a message that says so.")
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
 	return cmd
 }
@@ -144,6 +152,9 @@ func (o *options) run(ctx context.Context, names []string) error {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m, err := metrics.NewControllerManager(reg, "mco-controller-manager")
 	if err != nil {
+		return fmt.Errorf("register metrics: %w", err)
+	}
+	if o.addonMetrics, err = metrics.NewAddons(reg); err != nil {
 		return fmt.Errorf("register metrics: %w", err)
 	}
 	if err := metrics.RegisterWorkqueue(reg); err != nil {

@@ -1,10 +1,12 @@
 package controllermanager
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
 
+	addonctl "github.com/mco-org/mco/pkg/controllers/addon"
 	"github.com/mco-org/mco/pkg/controllers/binding"
 	"github.com/mco-org/mco/pkg/controllers/bindingstatus"
 	"github.com/mco-org/mco/pkg/controllers/cluster"
@@ -26,6 +28,7 @@ import (
 // controllers are every controller mco-controller-manager can run, by the
 // name --controllers takes.
 var controllers = map[string]shared.InitFunc{
+	"addon":                  newAddon,
 	"cluster":                cluster.New,
 	"clusterStatus":          clusterstatus.New,
 	"detector":               detector.New,
@@ -46,6 +49,22 @@ var controllers = map[string]shared.InitFunc{
 	// them off.
 	"hpaScaleTargetMarker":     hpareplicas.NewMarker,
 	"deploymentReplicasSyncer": hpareplicas.NewSyncer,
+}
+
+// newAddon builds the add-on status controller, which writes what the
+// binding controller made of each Addon in each cluster.
+func newAddon(_ context.Context, c *shared.Context) (shared.Runner, error) {
+	addons := c.MCOInformers.Addons().V1alpha1().Addons()
+	ctl, err := addonctl.NewController(addonctl.Deps{
+		MCO: c.MCO, Addons: addons.Informer(), Lister: addons.Lister(),
+		CRBs:     c.MCOInformers.Work().V1alpha2().ClusterResourceBindings().Informer(),
+		Works:    c.MCOInformers.Work().V1alpha1().Works().Informer(),
+		Bindings: c.Bindings, Outcomes: c.AddonOutcomes, Templates: c.Templates, Metrics: c.AddonMetrics,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) error { return ctl.Run(ctx, c.Workers) }, nil
 }
 
 // controllerNames lists the known controllers, sorted.

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 )
 
 // Addons holds the add-on collectors (mco's own names). Its methods do
@@ -60,4 +62,41 @@ func (m *Addons) Fetched(err error) {
 	if m != nil {
 		m.Fetches.WithLabelValues(Result(err)).Inc()
 	}
+}
+
+// Observe sets the clusters of add-on name by phase ("" counts as
+// Unknown), dropping the phases it no longer has.
+func (m *Addons) Observe(name string, clusters []addonsv1alpha1.AddonClusterStatus) {
+	if m == nil {
+		return
+	}
+	count := map[string]float64{}
+	for _, c := range clusters {
+		p := string(c.Phase)
+		if p == "" {
+			p = "Unknown"
+		}
+		count[p]++
+	}
+	for _, p := range addonPhases {
+		if n, ok := count[p]; ok {
+			m.Clusters.WithLabelValues(name, p).Set(n)
+		} else {
+			m.Clusters.DeleteLabelValues(name, p)
+		}
+	}
+}
+
+// ForgetAddon drops a deleted add-on's series.
+func (m *Addons) ForgetAddon(name string) {
+	if m != nil {
+		m.Clusters.DeletePartialMatch(prometheus.Labels{"addon": name})
+	}
+}
+
+// addonPhases are the phases the clusters gauge reports.
+var addonPhases = []string{
+	string(addonsv1alpha1.PhaseWaitingForDependency), string(addonsv1alpha1.PhaseBlocked), string(addonsv1alpha1.PhaseInstalling),
+	string(addonsv1alpha1.PhaseHealthy), string(addonsv1alpha1.PhaseDegraded), string(addonsv1alpha1.PhaseFailed),
+	string(addonsv1alpha1.PhaseRemoving), "Unknown",
 }

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 )
@@ -110,4 +111,28 @@ func conditionHealth(st workv1alpha1.ManifestStatus, want rolloutv1alpha1.Condit
 		return rolloutv1alpha1.ClusterUnhealthy, fmt.Sprintf("condition %s is %s, not %s: %s", c.Type, c.Status, status, c.Message)
 	}
 	return rolloutv1alpha1.ClusterHealthUnknown, fmt.Sprintf("no condition %s yet", want.Type)
+}
+
+// ObserveAddon reads what an Addon's status says of a cluster (nil when
+// it says nothing): its revision counts once the add-on controller has
+// judged it there; Healthy is healthy, Failed and Degraded unhealthy, any
+// other phase (installing, waiting, blocked) not known yet.
+func ObserveAddon(c *addonsv1alpha1.AddonClusterStatus) Observation {
+	if c == nil {
+		return Observation{Health: rolloutv1alpha1.ClusterHealthUnknown, Message: "the add-on has no status for the cluster yet"}
+	}
+	o := Observation{Revision: c.Revision, Health: rolloutv1alpha1.ClusterHealthUnknown, Message: c.Message}
+	switch c.Phase {
+	case addonsv1alpha1.PhaseHealthy:
+		o.Health = rolloutv1alpha1.ClusterHealthy
+	case addonsv1alpha1.PhaseFailed, addonsv1alpha1.PhaseDegraded:
+		o.Health = rolloutv1alpha1.ClusterUnhealthy
+	case addonsv1alpha1.PhaseInstalling, "":
+	default:
+		o.Revision = 0 // nothing of this revision is applied there
+	}
+	if o.Message == "" {
+		o.Message = string(c.Phase)
+	}
+	return o
 }

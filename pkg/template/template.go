@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
+	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	"github.com/mco-org/mco/pkg/apis/reserved"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 )
@@ -60,15 +61,28 @@ var notTemplates = map[schema.GroupResource]bool{
 	{Group: "coordination.k8s.io", Resource: "leases"}: true,
 }
 
+// ownTemplates are mco's own kinds that are templates all the same: an
+// Addon is placed like any template, and the binding controller turns it
+// into the objects its chart renders for each cluster.
+var ownTemplates = map[schema.GroupResource]bool{
+	{Group: addonsv1alpha1.GroupName, Resource: "addons"}: true,
+}
+
 // Excluded tells whether a served resource is never a template, whatever
 // its verbs: a subresource, mco's own API (a group package reserved names:
-// Karmada's groups that mco serves or keeps, and mco's domain), or the
-// control plane's bookkeeping. Karmada's other groups hold templates: a
-// Karmada object of operator.karmada.io propagates like any custom
-// resource.
+// Karmada's groups that mco serves or keeps, and mco's domain) but for the
+// kinds that are templates, or the control plane's bookkeeping. Karmada's
+// other groups hold templates: a Karmada object of operator.karmada.io
+// propagates like any custom resource.
 func Excluded(gr schema.GroupResource) bool {
+	if ownTemplates[gr] {
+		return false
+	}
 	return strings.Contains(gr.Resource, "/") || reserved.Reason(gr.Group) != "" || notTemplates[gr]
 }
+
+// IsAddon tells whether a template is an Addon.
+func IsAddon(gvk schema.GroupVersionKind) bool { return addonsv1alpha1.Is(gvk) }
 
 // isTemplate tells whether a served resource is a template kind.
 func isTemplate(gr schema.GroupResource, verbs []string) bool {

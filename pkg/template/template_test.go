@@ -77,6 +77,9 @@ func TestExcluded(t *testing.T) {
 		{schema.GroupResource{Group: "policy.karmada.io", Resource: "propagationpolicies"}, true},
 		{schema.GroupResource{Group: "autoscaling.karmada.io", Resource: "federatedhpas"}, true},
 		{schema.GroupResource{Group: "rollout.mco-org.github.io", Resource: "rolloutpolicies"}, true},
+		// An Addon is mco's own and a template all the same; its status is not.
+		{schema.GroupResource{Group: "addons.mco-org.github.io", Resource: "addons"}, false},
+		{schema.GroupResource{Group: "addons.mco-org.github.io", Resource: "addons/status"}, true},
 		// Karmada's operator's kind is a template like any custom resource.
 		{schema.GroupResource{Group: "operator.karmada.io", Resource: "karmadas"}, false},
 		{schema.GroupResource{Group: "notkarmada.io", Resource: "things"}, false},

@@ -27,6 +27,9 @@ import (
 // share it.
 const renderCacheSize = 256
 
+// RenderTimeout bounds one render: a chart's templates may loop.
+const RenderTimeout = 30 * time.Second
+
 // Rendered is what one cluster gets of an add-on.
 type Rendered struct {
 	Objects      []chart.Object
@@ -93,7 +96,12 @@ func (r *Renderer) Render(ctx context.Context, a *addonsv1alpha1.Addon, cluster 
 		return out, nil
 	}
 	start := time.Now()
-	objs, err := chart.Render(ctx, fetched.Chart, chart.Release{Name: a.Spec.Release.Name, Namespace: a.Spec.Release.Namespace}, merged.Values, member)
+	rctx, cancel := context.WithTimeout(ctx, RenderTimeout)
+	defer cancel()
+	objs, err := chart.Render(rctx, fetched.Chart, chart.Release{Name: a.Spec.Release.Name, Namespace: a.Spec.Release.Namespace}, merged.Values, member)
+	if err != nil && rctx.Err() == context.DeadlineExceeded {
+		err = fmt.Errorf("rendering took longer than the limit of %s: %w", RenderTimeout, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("render chart %s %s for cluster %s: %w", a.Spec.Chart.Name, a.Spec.Chart.Version, cluster.Name, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/dynamic"
 	appslisters "k8s.io/client-go/listers/apps/v1"
 	"k8s.io/client-go/tools/cache"
@@ -27,9 +28,11 @@ import (
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
+	addonctl "github.com/mco-org/mco/pkg/controllers/addon"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/events"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	addonlisters "github.com/mco-org/mco/pkg/generated/listers/addons/v1alpha1"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	policylisters "github.com/mco-org/mco/pkg/generated/listers/policy/v1alpha1"
 	rolloutlisters "github.com/mco-org/mco/pkg/generated/listers/rollout/v1alpha1"
@@ -60,6 +63,10 @@ type Controller struct {
 	scripts   *shared.ScriptReporter
 	loop      *controller.Controller[binding.Key]
 	workers   int
+	// expander makes the Works of Addons, read from addons; both nil when
+	// mco runs without them.
+	expander *addonctl.Expander
+	addons   addonlisters.AddonLister
 }
 
 // ownWorksSize is how many of its own Work writes the controller remembers
@@ -93,6 +100,20 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	b.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, workInf.Informer().HasSynced, clusters.Informer().HasSynced,
 		ops.Informer().HasSynced, cops.Informer().HasSynced, rollouts.Informer().HasSynced, revisions.Informer().HasSynced)
 	b.loop.WaitFor(c.Templates.HasSynced, c.Customizations.HasSynced)
+	if c.AddonRenderer != nil {
+		addons := inf.Addons().V1alpha1().Addons()
+		b.addons = addons.Lister()
+		b.expander = addonctl.NewExpander(c.AddonRenderer, b.addons, c.Bindings, c.AddonOutcomes)
+		b.loop.WaitFor(addons.Informer().HasSynced)
+		if _, err := addons.Informer().AddEventHandler(b.addonHandler()); err != nil {
+			return nil, fmt.Errorf("binding controller: %w", err)
+		}
+		if _, err := crbs.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc: b.enqueueAddonPlacement, UpdateFunc: func(_, n any) { b.enqueueAddonPlacement(n) }, DeleteFunc: b.enqueueAddonPlacement,
+		}); err != nil {
+			return nil, fmt.Errorf("binding controller: %w", err)
+		}
+	}
 	// Members' shares are revised again when the kind's customizations
 	// change.
 	c.Customizations.OnChange(func(gvk schema.GroupVersionKind) {
@@ -122,7 +143,9 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 				o, n := oldObj.(*clusterv1alpha1.Cluster), newObj.(*clusterv1alpha1.Cluster)
 				if o.Generation != n.Generation || !labels.Equals(o.Labels, n.Labels) {
 					b.enqueueAll()
+					return
 				}
+				b.enqueueAddonsOfCluster(o, n)
 			}}},
 	}
 	for _, x := range handlers {
@@ -178,6 +201,10 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 	}
 	targets := map[string]bool{}
 	var failures, written []string
+	addon, err := b.addonPass(v, tmpl)
+	if err != nil {
+		return err
+	}
 	for _, t := range binding.Targets(v.Spec) {
 		targets[t.Name] = true
 		cluster, err := b.clusters.Get(t.Name)
@@ -212,9 +239,19 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		if rev != "" {
 			want.Annotations[rolloutv1alpha1.RevisionAnnotation] = rev
 		}
-		changed, err := b.writer.Ensure(ctx, want, appliedAnnotations...)
-		if err != nil {
-			return err
+		works := []*workv1alpha1.Work{want}
+		if addon != nil {
+			if works = addon.expand(ctx, manifest, cluster, want); works == nil {
+				continue // the cluster's Works stay as they are
+			}
+		}
+		changed := false
+		for _, w := range works {
+			c, err := b.writer.Ensure(ctx, w, appliedAnnotations...)
+			if err != nil {
+				return err
+			}
+			changed = changed || c
 		}
 		if changed {
 			written = append(written, t.Name)
@@ -236,10 +273,13 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 	for _, c := range keptOnEviction(v.Spec.GracefulEvictionTasks) {
 		targets[c] = true
 	}
-	if err := b.removeStaleWorks(ctx, v, targets); err != nil {
+	if err := b.removeStaleWorks(ctx, v, targets, addon.wanted()); err != nil {
 		return err
 	}
-	return b.setOverrideCondition(ctx, v, failures)
+	if err := b.setOverrideCondition(ctx, v, failures); err != nil {
+		return err
+	}
+	return addon.finish(b.loop, k)
 }
 
 func (b *Controller) overridePolicies(namespace string) overridemanager.Policies {
@@ -266,16 +306,23 @@ func (b *Controller) worksOf(v *binding.View) ([]*workv1alpha1.Work, error) {
 	return binding.WorksOf(b.workInf, v)
 }
 
-// removeStaleWorks deletes the Works of clusters no longer targeted.
-func (b *Controller) removeStaleWorks(ctx context.Context, v *binding.View, targets map[string]bool) error {
+// removeStaleWorks deletes the Works of clusters no longer targeted, and
+// in a targeted cluster of an add-on those of its Works not wanted there
+// (a cluster not in wanted keeps all of its Works).
+func (b *Controller) removeStaleWorks(ctx context.Context, v *binding.View, targets map[string]bool, wanted map[string]sets.Set[string]) error {
 	works, err := b.worksOf(v)
 	if err != nil {
 		return err
 	}
 	for _, w := range works {
 		cluster, ok := names.ClusterOf(w.Namespace)
-		if !ok || targets[cluster] || w.DeletionTimestamp != nil {
+		if !ok || w.DeletionTimestamp != nil {
 			continue
+		}
+		if targets[cluster] {
+			if want, ok := wanted[cluster]; !ok || want.Has(w.Name) {
+				continue
+			}
 		}
 		if err := b.deleteWork(ctx, w); err != nil {
 			return err

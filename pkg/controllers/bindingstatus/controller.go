@@ -204,6 +204,9 @@ func setAggregated(v *binding.View, items []workv1alpha2.AggregatedStatusItem) b
 func (s *Controller) updateTemplate(ctx context.Context, v *binding.View) error {
 	r := v.Spec.Resource
 	tk := template.KeyOfRef(r)
+	if template.IsAddon(tk.GVK) {
+		return nil // the add-on controller writes an Addon's status
+	}
 	cached, err := s.templates.Get(tk)
 	if apierrors.IsNotFound(err) {
 		return nil

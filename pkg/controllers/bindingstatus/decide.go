@@ -18,41 +18,68 @@ const (
 	ReasonFullyAppliedFailed  = "FullyAppliedFailed"
 )
 
-// aggregate lists, per target cluster, what its Work reports.
+// aggregate lists, per target cluster, what its Work reports; a cluster
+// with several Works (an add-on's) is applied when all are, healthy when
+// every object of them is, and reflects no single object's status.
 func aggregate(targets []workv1alpha2.TargetCluster, works []*workv1alpha1.Work) []workv1alpha2.AggregatedStatusItem {
-	byCluster := map[string]*workv1alpha1.Work{}
+	byCluster := map[string][]*workv1alpha1.Work{}
 	for _, w := range works {
 		if c, ok := names.ClusterOf(w.Namespace); ok {
-			byCluster[c] = w
+			byCluster[c] = append(byCluster[c], w)
 		}
 	}
 	items := make([]workv1alpha2.AggregatedStatusItem, 0, len(targets))
 	for _, t := range targets {
-		item := workv1alpha2.AggregatedStatusItem{ClusterName: t.Name, Health: workv1alpha2.ResourceUnknown}
-		w := byCluster[t.Name]
-		if w == nil {
-			item.AppliedMessage = "No work for this cluster yet."
-			items = append(items, item)
-			continue
-		}
-		if c := meta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkApplied); c != nil {
-			item.Applied = c.Status == metav1.ConditionTrue
-			if !item.Applied {
-				item.AppliedMessage = c.Message
-			}
-		} else {
-			item.AppliedMessage = "Not applied yet."
-		}
-		if len(w.Status.ManifestStatuses) > 0 {
-			ms := w.Status.ManifestStatuses[0]
-			item.Status = ms.Status.DeepCopy()
-			if ms.Health != "" {
-				item.Health = workv1alpha2.ResourceHealth(ms.Health)
-			}
-		}
-		items = append(items, item)
+		items = append(items, aggregateCluster(t.Name, byCluster[t.Name]))
 	}
 	return items
+}
+
+// aggregateCluster is what a cluster's Works report.
+func aggregateCluster(cluster string, works []*workv1alpha1.Work) workv1alpha2.AggregatedStatusItem {
+	item := workv1alpha2.AggregatedStatusItem{ClusterName: cluster, Health: workv1alpha2.ResourceUnknown}
+	if len(works) == 0 {
+		item.AppliedMessage = "No work for this cluster yet."
+		return item
+	}
+	item.Applied = true
+	healthy, unhealthy, manifests := 0, false, 0
+	for _, w := range works {
+		switch c := meta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkApplied); {
+		case c == nil:
+			item.Applied, item.AppliedMessage = false, "Not applied yet."
+		case c.Status != metav1.ConditionTrue:
+			item.Applied, item.AppliedMessage = false, c.Message
+		}
+		manifests += len(w.Spec.Workload.Manifests)
+		for _, ms := range w.Status.ManifestStatuses {
+			switch ms.Health {
+			case workv1alpha1.ResourceHealthy:
+				healthy++
+			case workv1alpha1.ResourceUnhealthy:
+				unhealthy = true
+			}
+		}
+	}
+	if item.Applied {
+		item.AppliedMessage = ""
+	}
+	if len(works) == 1 {
+		if st := works[0].Status.ManifestStatuses; len(st) > 0 {
+			item.Status = st[0].Status.DeepCopy()
+			if st[0].Health != "" {
+				item.Health = workv1alpha2.ResourceHealth(st[0].Health)
+			}
+		}
+		return item
+	}
+	switch {
+	case unhealthy:
+		item.Health = workv1alpha2.ResourceUnhealthy
+	case healthy == manifests:
+		item.Health = workv1alpha2.ResourceHealthy
+	}
+	return item
 }
 
 // urgent tells whether new aggregated items are news to write at once

@@ -217,8 +217,13 @@ func deleteManifest(ctx context.Context, c *member.Clients, manifest *unstructur
 	if err != nil || existing == nil {
 		return err
 	}
+	return deleteFrom(ctx, t, c, manifest)
+}
+
+// deleteFrom deletes a manifest's object through its resource's client.
+func deleteFrom(ctx context.Context, t target, c *member.Clients, manifest *unstructured.Unstructured) error {
 	background := metav1.DeletePropagationBackground
-	err = t.client.Delete(ctx, manifest.GetName(), metav1.DeleteOptions{PropagationPolicy: &background})
+	err := t.client.Delete(ctx, manifest.GetName(), metav1.DeleteOptions{PropagationPolicy: &background})
 	if err != nil && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("delete %s %s from cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
 	}

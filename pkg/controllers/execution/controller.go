@@ -218,6 +218,8 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 	if err != nil {
 		return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonAppliedFailed, err.Error())
 	}
+	defaultNamespaces(clients, w, manifests)
+	before := e.appliedBefore(cached)
 	statuses := make([]workv1alpha1.ManifestStatus, 0, len(manifests))
 	for i, m := range manifests {
 		res, err := applyManifest(ctx, clients, e.drift, e.interp, w, m, e.namespaceRule(cluster, m.GetNamespace()))
@@ -258,6 +260,10 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 		st, _ := workstatus.ManifestStatus(ctx, e.interp, res.object, m, workv1alpha1.ResourceIdentifier{Ordinal: i, Group: gvk.Group, Version: gvk.Version,
 			Kind: gvk.Kind, Resource: res.gvr.Resource, Namespace: m.GetNamespace(), Name: m.GetName()})
 		statuses = append(statuses, st)
+	}
+	if err := e.prune(ctx, clients, w, before, manifests); err != nil {
+		_ = e.setApplied(ctx, w, metav1.ConditionFalse, ReasonAppliedFailed, err.Error())
+		return err
 	}
 	// The member's answer to the apply carries its status: record it in the
 	// same write as Applied, so a Work costs one status write when nothing
@@ -331,6 +337,9 @@ func (e *Controller) recordApplied(w *workv1alpha1.Work, c metav1.Condition) {
 		return
 	}
 	m := manifests[0]
+	if m.GetAnnotations()[workv1alpha1.ResourceTemplateUIDAnnotation] == "" {
+		return // not a template's (an add-on's objects): nothing on mco to tell
+	}
 	cluster, _ := names.ClusterOf(w.Namespace)
 	ref := events.Ref(m.GetAPIVersion(), m.GetKind(), m.GetNamespace(), m.GetName(),
 		types.UID(m.GetAnnotations()[workv1alpha1.ResourceTemplateUIDAnnotation]))

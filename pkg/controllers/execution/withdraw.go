@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
 
+	"github.com/mco-org/mco/pkg/addon"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/controller"
@@ -71,6 +72,12 @@ func (e *Controller) withdrawObjects(ctx context.Context, cluster string, w *wor
 	manifests, err := decodeManifests(w)
 	if err != nil {
 		return nil // nothing of it can have been applied
+	}
+	defaultNamespaces(clients, w, manifests)
+	if w.Labels[addon.AddonLabel] != "" && !preserve {
+		// An add-on's objects go as helm uninstall removes them, and an
+		// object moving to another of its Works stays.
+		return e.deleteObjects(ctx, clients, w, manifests)
 	}
 	for _, m := range manifests {
 		if preserve {

@@ -112,6 +112,17 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 			return nil, fmt.Errorf("rollout controller: %w", err)
 		}
 	}
+	// An Addon's health in each cluster is its status, written by the
+	// add-on controller once its Works are.
+	if err := c.Templates.OnKind(func(res template.Resource, inf cache.SharedIndexInformer) error {
+		if !template.IsAddon(res.GVK) {
+			return nil
+		}
+		_, err := inf.AddEventHandler(r.addonHandler())
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("rollout controller: %w", err)
+	}
 	return func(ctx context.Context) error {
 		go func() { _ = r.policyLoop.Run(ctx, 1) }()
 		return r.loop.Run(ctx, r.workers)
@@ -191,6 +202,10 @@ func (r *Controller) input(v *binding.View, tmpl *unstructured.Unstructured, spe
 			m.Labels = c.Labels
 		}
 		members = append(members, m)
+		if template.IsAddon(gvk) {
+			observed[t.Name] = rollout.ObserveAddon(addonCluster(tmpl, t.Name))
+			continue
+		}
 		w, err := r.works.Works(names.ExecutionSpace(t.Name)).Get(names.Work(tmpl.GetKind(), tmpl.GetName(), tmpl.GetNamespace()))
 		if err != nil && !apierrors.IsNotFound(err) {
 			return rollout.Input{}, err

@@ -1,14 +1,19 @@
 package rollout
 
 import (
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
+	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
+	"github.com/mco-org/mco/pkg/names"
 	"github.com/mco-org/mco/pkg/rollout"
 )
 
@@ -165,4 +170,43 @@ func (r *Controller) workHandler() cache.ResourceEventHandler {
 		}
 	}
 	return cache.ResourceEventHandlerFuncs{AddFunc: enqueue, UpdateFunc: func(_, n any) { enqueue(n) }, DeleteFunc: enqueue}
+}
+
+// addonHandler queues a staged Addon's binding when its clusters' status
+// changes: that is its health.
+func (r *Controller) addonHandler() cache.ResourceEventHandler {
+	return cache.ResourceEventHandlerFuncs{UpdateFunc: func(oldObj, newObj any) {
+		o, ok1 := oldObj.(*unstructured.Unstructured)
+		n, ok2 := newObj.(*unstructured.Unstructured)
+		if !ok1 || !ok2 {
+			return
+		}
+		oc, _, _ := unstructured.NestedFieldNoCopy(o.Object, "status", "clusters")
+		nc, _, _ := unstructured.NestedFieldNoCopy(n.Object, "status", "clusters")
+		if apiequality.Semantic.DeepEqual(oc, nc) {
+			return
+		}
+		k := binding.Key{Name: names.Binding(n.GetKind(), n.GetName())}
+		if _, err := r.rollouts.Rollouts(rollout.RecordNamespace("")).Get(k.Name); err == nil {
+			r.loop.Enqueue(k)
+		}
+	}}
+}
+
+// addonCluster is what an Addon's status says of one cluster (nil when it
+// says nothing).
+func addonCluster(tmpl *unstructured.Unstructured, cluster string) *addonsv1alpha1.AddonClusterStatus {
+	list, _, _ := unstructured.NestedSlice(tmpl.Object, "status", "clusters")
+	for _, item := range list {
+		m, ok := item.(map[string]any)
+		if !ok || m["name"] != cluster {
+			continue
+		}
+		c := &addonsv1alpha1.AddonClusterStatus{}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, c); err != nil {
+			return nil
+		}
+		return c
+	}
+	return nil
 }

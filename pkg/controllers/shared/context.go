@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/mco-org/mco/pkg/binding"
+	addonctl "github.com/mco-org/mco/pkg/controllers/addon"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	mcoinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
 	"github.com/mco-org/mco/pkg/interpreter"
@@ -83,6 +84,14 @@ type Context struct {
 	// HeldWorkStatuses carries what applies found to the work status
 	// controller, which writes it coalesced.
 	HeldWorkStatuses *HeldStatuses
+
+	// AddonRenderer renders add-ons for the binding controller, which
+	// records what it made of each cluster in AddonOutcomes for the add-on
+	// status controller; both nil in mco-agent.
+	AddonRenderer *addonctl.Renderer
+	AddonOutcomes *addonctl.Outcomes
+	// AddonMetrics counts renders, fetches and clusters by phase.
+	AddonMetrics *metrics.Addons
 }
 
 // ClusterHealth tunes when a Cluster's Ready condition changes.

@@ -45,7 +45,7 @@ func printValues(out io.Writer, in *inputs, showSecrets bool) error {
 // printRender prints the rendered objects as a YAML stream; Secrets'
 // data redacted unless showSecrets.
 func printRender(ctx context.Context, out io.Writer, in *inputs, showSecrets bool) error {
-	r := addonctl.NewRenderer(chart.NewFetcher(), in.sources, in.sources.credentials, nil)
+	r := addonctl.NewRenderer(chart.NewFetcher(), in.sources, addonctl.SecretCredentials(in.sources), nil)
 	rendered, err := r.Render(ctx, in.addon, in.cluster)
 	if err != nil {
 		return err

@@ -8,10 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/mco-org/mco/pkg/addon/chart"
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
-	addonctl "github.com/mco-org/mco/pkg/controllers/addon"
 	"github.com/mco-org/mco/pkg/kubectlmco/clients"
 )
 
@@ -59,17 +57,4 @@ func (s liveSources) ConfigMap(ns, name string) (*corev1.ConfigMap, error) {
 
 func (s liveSources) Secret(ns, name string) (*corev1.Secret, error) {
 	return s.kube.CoreV1().Secrets(ns).Get(s.ctx, name, metav1.GetOptions{})
-}
-
-// credentials reads the repository credentials the Addon names.
-func (s liveSources) credentials(a *addonsv1alpha1.Addon) (*chart.Credentials, error) {
-	r := a.Spec.Chart.SecretRef
-	if r == nil {
-		return nil, nil
-	}
-	sec, err := s.Secret(r.Namespace, r.Name)
-	if err != nil {
-		return nil, fmt.Errorf("spec.chart.secretRef: %w", err)
-	}
-	return addonctl.CredentialsFrom(sec), nil
 }

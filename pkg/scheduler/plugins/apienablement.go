@@ -21,6 +21,9 @@ package plugins
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/scheduler/framework"
@@ -71,10 +74,16 @@ func (p *APIEnablement) PreFilter(_ context.Context, state *framework.CycleState
 	return nil
 }
 
-// Filter rejects clusters that do not serve the template's kind.
+// Filter rejects clusters that do not serve the template's kind. An Addon
+// is not applied as itself but as what its chart renders for each
+// cluster (which the cluster's version and API list decide): any cluster
+// may take one.
 func (p *APIEnablement) Filter(_ context.Context, state *framework.CycleState, spec *workv1alpha2.ResourceBindingSpec,
 	_ *workv1alpha2.ResourceBindingStatus, cluster *clusterv1alpha1.Cluster) *framework.Status {
 	gv, kind := spec.Resource.APIVersion, spec.Resource.Kind
+	if addonsv1alpha1.Is(schema.FromAPIVersionAndKind(gv, kind)) {
+		return nil
+	}
 	var serves bool
 	if v, ok := state.Read(servedKey); ok {
 		serves = v.(*servedPass).serves(cluster, gv, kind)

@@ -83,6 +83,12 @@ func TestAPIEnablement(t *testing.T) {
 			want:    feasible,
 		},
 		{
+			name:    "An Addon goes to a cluster that does not serve Addons: its chart's objects are what is applied.",
+			binding: builders.NewBinding("log-collector").ForResource("addons.mco-org.github.io/v1alpha1", "Addon"),
+			cluster: builders.NewCluster("m1").WithAPI("v1", "ConfigMap").WithCondition(complete, metav1.ConditionTrue),
+			want:    feasible,
+		},
+		{
 			name:    "An incomplete API list does not help a cluster that does not hold the binding yet.",
 			binding: builders.NewBinding("web").ScheduledTo("m2", 2),
 			cluster: builders.NewCluster("m1").WithCondition(complete, metav1.ConditionFalse),
