@@ -38,8 +38,7 @@ var notEstablished = []string{"no matches for kind", "could not find the request
 // then; an apply error is Failed unless a custom resource waits for its
 // definition), and the health of every object applied (Healthy; Degraded
 // when a cluster Healthy before no longer is, Installing otherwise). An
-// object of a kind without a health rule (Unknown) is healthy once
-// applied.
+// object of a kind without a health rule is healthy once applied.
 func Judge(o Observed) (addonsv1alpha1.AddonPhase, string) {
 	switch {
 	case o.Removing:
@@ -66,8 +65,9 @@ func Judge(o Observed) (addonsv1alpha1.AddonPhase, string) {
 			return addonsv1alpha1.PhaseInstalling, "health not observed yet"
 		}
 		for _, m := range w.Status.ManifestStatuses {
-			// Unknown: the kind has no health rule, so applied is healthy.
-			if m.Health == workv1alpha1.ResourceUnhealthy {
+			// Unknown: not observed as applied yet (a kind without a health
+			// rule is Healthy once applied).
+			if m.Health == workv1alpha1.ResourceUnhealthy || m.Health == workv1alpha1.ResourceUnknown {
 				id := m.Identifier
 				unhealthy = append(unhealthy, fmt.Sprintf("%s %s", id.Kind, strings.TrimPrefix(id.Namespace+"/"+id.Name, "/")))
 			}

@@ -22,9 +22,9 @@ type Manifests struct {
 // execution controller and status read: conflict resolution, the
 // Addon's generation, the rollout revision), and namespace, the release
 // namespace to create, comes first when the chart does not render it
-// itself, kept as helm uninstall keeps it. The namespace may exist
-// in the member already, as helm install --create-namespace allows: it is
-// taken over whatever the conflict resolution.
+// itself, kept as helm uninstall keeps it. The namespace and the chart's
+// crds/ may exist in the member already (helm install takes them as they
+// are): they are taken over whatever the conflict resolution.
 func manifestsOf(objects []chart.Object, marks map[string]string, namespace string) (Manifests, error) {
 	var out Manifests
 	add := func(obj *unstructured.Unstructured, keep bool) error {
@@ -46,6 +46,11 @@ func manifestsOf(objects []chart.Object, marks map[string]string, namespace stri
 	for _, o := range objects {
 		obj := o.Object.DeepCopy() // the render cache shares its objects
 		stampAll(obj, marks)
+		if o.CRD {
+			// helm install takes the definitions of crds/ that a member
+			// has already (a release installed before, kept on uninstall).
+			stamp(obj, workv1alpha1.ResourceConflictResolutionAnnotation, workv1alpha1.ResourceConflictResolutionOverwrite)
+		}
 		if err := add(obj, o.Kept()); err != nil {
 			return Manifests{}, err
 		}

@@ -3,7 +3,6 @@ package execution
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
@@ -11,6 +10,7 @@ import (
 	"github.com/mco-org/mco/pkg/addon"
 	"github.com/mco-org/mco/pkg/addon/chart"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/controllers/workstatus"
 	"github.com/mco-org/mco/pkg/member"
 	"github.com/mco-org/mco/pkg/metrics"
 )
@@ -31,22 +31,10 @@ func memberKeyOfIdentifier(id workv1alpha1.ResourceIdentifier) memberKey {
 }
 
 // defaultNamespaces puts an add-on's namespaced objects that name no
-// namespace into its release namespace, as helm install does; a kind the
-// member does not serve yet is left for the apply to report.
+// namespace into its release namespace, as helm install does.
 func defaultNamespaces(c *member.Clients, w *workv1alpha1.Work, manifests []*unstructured.Unstructured) {
-	ns := w.Annotations[addon.NamespaceAnnotation]
-	if ns == "" {
-		return
-	}
 	for _, m := range manifests {
-		if m.GetNamespace() != "" {
-			continue
-		}
-		gvk := m.GroupVersionKind()
-		mapping, err := c.Mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-		if err == nil && mapping.Scope.Name() == meta.RESTScopeNameNamespace {
-			m.SetNamespace(ns)
-		}
+		workstatus.DefaultNamespace(c.Mapper, w, m)
 	}
 }
 

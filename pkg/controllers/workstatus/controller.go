@@ -150,6 +150,7 @@ func (s *Controller) sync(ctx context.Context, k workKey) (retErr error) {
 		if err := manifest.UnmarshalJSON(m.Raw); err != nil {
 			return nil // the execution controller reports broken manifests
 		}
+		DefaultNamespace(clients.Mapper, w, manifest)
 		obj, id, err := s.observe(clients, manifest, i)
 		if err != nil {
 			return err
