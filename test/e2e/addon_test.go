@@ -107,6 +107,20 @@ func describeAddon(clusters map[string]addonsv1alpha1.AddonClusterStatus) string
 	return strings.Join(parts, "; ")
 }
 
+// waitAddonRollout waits until an Addon's rollout is in state at revision.
+func waitAddonRollout(t *testing.T, name string, revision int64, state string, timeout time.Duration) {
+	t.Helper()
+	eventually(t, timeout, fmt.Sprintf("rollout of add-on %s at revision %d %s", name, revision, state), func(ctx context.Context) (bool, string) {
+		ro, err := framework.MCO(t).RolloutV1alpha1().Rollouts("karmada-system").Get(ctx, names.Binding("Addon", name), metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		phases, _ := addonPhases(ctx, t, name)
+		return ro.Status.CurrentRevision == revision && ro.Status.State() == state,
+			fmt.Sprintf("revision %d %s: %+v; add-on %s", ro.Status.CurrentRevision, ro.Status.State(), ro.Status.Clusters, describeAddon(phases))
+	})
+}
+
 var (
 	configMaps  = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
 	deployments = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
@@ -172,4 +186,162 @@ func TestAddonInstall(t *testing.T) {
 	waitInMembers(t, []string{"member1", "member3"}, []memberObject{
 		{GVR: crds, Name: "widgets.e2e.mco-org.github.io"}, {GVR: configMaps, Namespace: ns, Name: name + "-kept"},
 	}, true)
+}
+
+// TestAddonDependenciesConflictsAndRanges: an add-on waits, visibly and
+// with nothing applied, for the add-on it depends on to be Healthy in the
+// same cluster and installs once it is; one placed where its dependency is
+// not waits there; one that conflicts with an installed add-on is Blocked
+// there and installed elsewhere; one whose range excludes the members'
+// version is Blocked with the version and the range.
+func TestAddonDependenciesConflictsAndRanges(t *testing.T) {
+	framework.Parallel(t)
+	repo := chartrepo.Serve(t, tinyChart(t, "1.0.0", nil))
+	base, dependent, rival, old := "e2e-dep-base", "e2e-dep-user", "e2e-dep-rival", "e2e-dep-old"
+	for _, n := range []string{base, dependent, rival, old} {
+		removeAddon(t, n)
+	}
+	on := func(clusters string) string { return "    clusterAffinity: {clusterNames: [" + clusters + "]}" }
+	kubectl(t, addonYAML(base, repo.URL, "1.0.0", base, "  values: {neverReady: true}\n", on("member1"))+"---\n"+
+		addonYAML(dependent, repo.URL, "1.0.0", dependent, "  dependsOn: [{name: "+base+"}]\n", on("member1, member2"))+"---\n"+
+		addonYAML(rival, repo.URL, "1.0.0", rival, "  conflictsWith: [{name: "+base+"}]\n", on("member1, member2"))+"---\n"+
+		addonYAML(old, repo.URL, "1.0.0", old, "  kubeVersion: \"<1.20.0\"\n", on("member2")), "apply", "-f", "-")
+
+	waitAddon(t, base, map[string]string{"member1": "Installing|not healthy yet: Deployment"}, 2*time.Minute)
+	waitAddon(t, dependent, map[string]string{
+		"member1": "WaitingForDependency|waiting for add-on " + base + ", Installing there",
+		"member2": "WaitingForDependency|which is not placed on cluster member2",
+	}, time.Minute)
+	waitAddon(t, rival, map[string]string{"member1": "Blocked|conflicts with add-on " + base, "member2": "Healthy"}, 2*time.Minute)
+	waitAddon(t, old, map[string]string{"member2": `Blocked|outside spec.kubeVersion "<1.20.0"`}, time.Minute)
+	for member, ns := range map[string]string{"member1": dependent, "member2": old} {
+		if _, err := memberClient(t, member).CoreV1().Namespaces().Get(context.Background(), ns, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			t.Errorf("%s has the namespace of %s, which may not be installed there: %v", member, ns, err)
+		}
+	}
+	if _, err := memberClient(t, "member1").CoreV1().Namespaces().Get(context.Background(), rival, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("member1 has the namespace of %s, blocked there: %v", rival, err)
+	}
+
+	// The dependency turns healthy: the dependent installs where it waited.
+	kubectl(t, "", "patch", "addon", base, "--type=merge", "-p", `{"spec":{"values":{"neverReady":false}}}`)
+	waitAddon(t, base, map[string]string{"member1": "Healthy"}, 2*time.Minute)
+	waitAddon(t, dependent, map[string]string{"member1": "Healthy", "member2": "WaitingForDependency|not placed"}, 2*time.Minute)
+
+	// Removing the add-on it conflicts with lets the rival in.
+	kubectl(t, "", "delete", "addon", base)
+	waitAddon(t, rival, map[string]string{"member1": "Healthy", "member2": "Healthy"}, 2*time.Minute)
+}
+
+// TestAddonUpgradeInWaves: a new chart version that drops an object and
+// changes a value goes to member2 first and pauses there (the dropped
+// object deleted in member2 only); resumed, it reaches the rest; undo
+// brings the previous chart version and values back everywhere and into
+// the Addon's spec.
+func TestAddonUpgradeInWaves(t *testing.T) {
+	framework.Parallel(t)
+	repo := chartrepo.Serve(t, tinyChart(t, "1.0.0", nil), tinyChart(t, "2.0.0", map[string]any{"extra": false}))
+	name := "e2e-upgrade"
+	removeAddon(t, name)
+	t.Cleanup(func() { _, _ = kubectlErr("", "delete", "clusterrolloutpolicy", name, "--ignore-not-found") })
+	kubectl(t, addonYAML(name, repo.URL, "1.0.0", name, "  values: {replicaCount: 1}\n",
+		"    clusterAffinity: {clusterNames: [member1, member2, member3]}")+`---
+apiVersion: rollout.mco-org.github.io/v1alpha1
+kind: ClusterRolloutPolicy
+metadata: {name: `+name+`}
+spec:
+  resourceSelectors: [{apiVersion: addons.mco-org.github.io/v1alpha1, kind: Addon, name: `+name+`}]
+  waves:
+  - {name: canary, clusterNames: [member2], healthyFor: 2s, pause: true}
+  - {name: rest, rest: true}
+`, "apply", "-f", "-")
+	all := func(phase string) map[string]string {
+		return map[string]string{"member1": phase, "member2": phase, "member3": phase}
+	}
+	waitAddon(t, name, all("Healthy"), 3*time.Minute)
+	extra := func() []memberObject { return []memberObject{{GVR: configMaps, Namespace: name, Name: name + "-extra"}} }
+	waitInMembers(t, members, extra(), true)
+
+	kubectl(t, "", "patch", "addon", name, "--type=merge", "-p", `{"spec":{"chart":{"version":"2.0.0"},"values":{"replicaCount":2}}}`)
+	waitAddonRollout(t, name, 2, "Paused", 2*time.Minute)
+	got := waitAddon(t, name, all("Healthy"), time.Minute)
+	if v := got["member2"].ChartVersion + "/" + got["member1"].ChartVersion + "/" + got["member3"].ChartVersion; v != "2.0.0/1.0.0/1.0.0" {
+		t.Fatalf("paused after the canary, chart versions member2/member1/member3 are %s", v)
+	}
+	waitInMembers(t, []string{"member2"}, extra(), false)
+	waitInMembers(t, []string{"member1", "member3"}, extra(), true)
+	if d := memberDeployment(t, "member1", name, name); d == nil || *d.Spec.Replicas != 1 {
+		t.Errorf("member1 has the new values before its wave: %+v", d)
+	}
+
+	kubectlMCO(t, "rollout", "resume", "addon/"+name).mustSucceed(t, "resume")
+	waitAddonRollout(t, name, 2, "Complete", 2*time.Minute)
+	waitInMembers(t, members, extra(), false)
+	for _, m := range members {
+		if d := memberDeployment(t, m, name, name); d == nil || *d.Spec.Replicas != 2 {
+			t.Errorf("%s's Deployment after the rollout: %+v", m, d)
+		}
+	}
+
+	kubectlMCO(t, "rollout", "undo", "addon/"+name).mustSucceed(t, "undo")
+	waitAddonRollout(t, name, 1, "Complete", 2*time.Minute)
+	if spec := kubectl(t, "", "get", "addon", name, "-o", "jsonpath={.spec.chart.version} {.spec.values.replicaCount}"); spec != "1.0.0 1" {
+		t.Errorf("after undo the Addon's spec says %q, want chart 1.0.0 and replicaCount 1", spec)
+	}
+	waitInMembers(t, members, extra(), true)
+	got = waitAddon(t, name, all("Healthy"), 2*time.Minute)
+	for _, m := range members {
+		if got[m].ChartVersion != "1.0.0" {
+			t.Errorf("%s runs chart %s after undo", m, got[m].ChartVersion)
+		}
+		if d := memberDeployment(t, m, name, name); d == nil || *d.Spec.Replicas != 1 {
+			t.Errorf("%s's Deployment after undo: %+v", m, d)
+		}
+	}
+}
+
+// TestAddonChartUnavailable: with its repository away, an add-on keeps
+// running what it had where it runs and says why, and is Failed where
+// nothing of it runs yet; back, the upgrade goes through. A chart whose
+// archive does not match the digest the Addon names is refused. The same
+// chart installs from an OCI registry.
+func TestAddonChartUnavailable(t *testing.T) {
+	framework.Parallel(t)
+	repo := chartrepo.Serve(t, tinyChart(t, "1.0.0", nil))
+	name, fromOCI, wrong := "e2e-away", "e2e-oci", "e2e-digest"
+	for _, n := range []string{name, fromOCI, wrong} {
+		removeAddon(t, n)
+	}
+	kubectl(t, addonYAML(name, repo.URL, "1.0.0", name, "", "    clusterAffinity: {clusterNames: [member1]}"), "apply", "-f", "-")
+	waitAddon(t, name, map[string]string{"member1": "Healthy"}, 2*time.Minute)
+
+	repo.SetDown(true)
+	kubectl(t, "", "patch", "addon", name, "--type=merge", "-p", `{"spec":{"chart":{"version":"1.1.0"}}}`)
+	kubectl(t, "", "patch", "clusterpropagationpolicy", name, "--type=merge", "-p", `{"spec":{"placement":{"clusterAffinity":{"clusterNames":["member1","member2"]}}}}`)
+	waitAddon(t, name, map[string]string{
+		"member1": "Healthy|keeps running what it had; the current revision could not be made: fetch chart tiny 1.1.0",
+		"member2": "Failed|503",
+	}, 2*time.Minute)
+	if ready := kubectl(t, "", "get", "addon", name, "-o", `jsonpath={.status.conditions[?(@.type=="Ready")].reason}`); ready != addon.ReasonNotRenewed {
+		t.Errorf("Ready's reason is %q, want %s", ready, addon.ReasonNotRenewed)
+	}
+	if d := memberDeployment(t, "member1", name, name); d == nil {
+		t.Errorf("member1's Deployment is gone while the repository is away")
+	}
+
+	repo.SetDown(false)
+	repo.Add(t, tinyChart(t, "1.1.0", nil))
+	got := waitAddon(t, name, map[string]string{"member1": "Healthy", "member2": "Healthy"}, 2*time.Minute)
+	if got["member1"].ChartVersion != "1.1.0" {
+		t.Errorf("member1 runs chart %s, want 1.1.0", got["member1"].ChartVersion)
+	}
+
+	chartLine := func(yaml, extra string) string {
+		return strings.Replace(yaml, `version: "1.0.0"}`, `version: "1.0.0", `+extra+`}`, 1)
+	}
+	kubectl(t, chartLine(addonYAML(fromOCI, repo.OCI, "1.0.0", fromOCI, "", "    clusterAffinity: {clusterNames: [member2]}"), "plainHTTP: true")+"---\n"+
+		chartLine(addonYAML(wrong, repo.URL, "1.0.0", wrong, "", "    clusterAffinity: {clusterNames: [member2]}"), `digest: "sha256:`+strings.Repeat("0", 64)+`"`),
+		"apply", "-f", "-")
+	waitAddon(t, fromOCI, map[string]string{"member2": "Healthy"}, 2*time.Minute)
+	waitAddon(t, wrong, map[string]string{"member2": "Failed|digest"}, time.Minute)
 }
