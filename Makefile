@@ -100,7 +100,7 @@ test-differential: build member-bins
 test-differential-long: build member-bins
 	MCO_DIFFERENTIAL_MUTATIONS=2000 go test -count=1 -timeout 60m ./test/differential/ $(ARGS)
 
-.PHONY: bench bench-propagation bench-interpreter bench-scale bench-rollout
+.PHONY: bench bench-propagation bench-interpreter bench-scale bench-rollout bench-addons
 
 ## bench: scheduler benchmarks (whole scheduling of one binding at 100/1000/5000 clusters, division, filters)
 bench:
@@ -118,6 +118,10 @@ bench-crds:
 BENCH_MEMBERS ?= bare
 bench-propagation:
 	hack/bench-propagation.sh -members $(BENCH_MEMBERS) $(BENCH_ARGS)
+
+## bench-addons: 10 add-ons of 30 objects on 20 bare members, two value sets each: time to Healthy everywhere, renders against distinct inputs, controller-manager CPU and writes per (add-on, cluster), peak RSS (not part of test; BENCH_ARGS: -addons N -objects N -members N)
+bench-addons:
+	hack/bench-addons.sh $(BENCH_ARGS)
 
 ## bench-rollout: 1000 ConfigMaps staged by one RolloutPolicy on three bare members: mco-controller-manager's CPU, queue adds and writes at rest and while one of them rolls out (not part of test; BENCH_ARGS: -configmaps N -rest D -active D)
 bench-rollout:

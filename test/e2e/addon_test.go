@@ -345,3 +345,35 @@ func TestAddonChartUnavailable(t *testing.T) {
 	waitAddon(t, fromOCI, map[string]string{"member2": "Healthy"}, 2*time.Minute)
 	waitAddon(t, wrong, map[string]string{"member2": "Failed|digest"}, time.Minute)
 }
+
+// TestKubectlMCOAddonInstall: `kubectl mco addon install` writes an Addon
+// and its policy in one step, as a newcomer expects; `status` shows each
+// cluster and succeeds once Ready; `uninstall` takes it out of every
+// cluster.
+func TestKubectlMCOAddonInstall(t *testing.T) {
+	framework.Parallel(t)
+	repo := chartrepo.Serve(t, tinyChart(t, "1.0.0", nil))
+	name := "e2e-cli"
+	removeAddon(t, name)
+	kubectlMCO(t, "addon", "install", name, "--repo", repo.URL, "--chart", "tiny", "--version", "1.0.0", "--namespace", name,
+		"--set", "replicaCount=2", "--set", "region=${cluster.region}", "--selector", "environment=production").mustSucceed(t, "install")
+	eventually(t, 3*time.Minute, "kubectl mco addon status succeeds", func(ctx context.Context) (bool, string) {
+		r := kubectlMCO(t, "addon", "status", name)
+		return r.code == 0, r.stdout + r.stderr
+	})
+	status := kubectlMCO(t, "addon", "status", name)
+	for _, want := range []string{"Ready: True", "member1", "member3", "Healthy", "1.0.0"} {
+		if !strings.Contains(status.stdout, want) {
+			t.Errorf("status lacks %q:\n%s", want, status.stdout)
+		}
+	}
+	cm, err := memberClient(t, "member3").CoreV1().ConfigMaps(name).Get(context.Background(), name+"-settings", metav1.GetOptions{})
+	if err != nil || cm.Data["region"] != "cn-south" || cm.Data["replicas"] != "2" {
+		t.Errorf("member3's settings: %v %v", cm, err)
+	}
+	kubectlMCO(t, "addon", "uninstall", name).mustSucceed(t, "uninstall")
+	waitInMembers(t, []string{"member1", "member3"}, []memberObject{{GVR: deployments, Namespace: name, Name: name}}, false)
+	if _, err := kubectlErr("", "get", "clusterpropagationpolicy", name); err == nil {
+		t.Errorf("the policy install wrote is still there after uninstall")
+	}
+}

@@ -15,7 +15,7 @@ import (
 
 // TestSecretsEncryptedAtRest: with --encryption-provider-config, a Secret
 // is stored in etcd encrypted (AES-CBC), and read back in clear through
-// the API.
+// the API; so is a Work, which carries a propagated Secret to a member.
 func TestSecretsEncryptedAtRest(t *testing.T) {
 	t.Parallel()
 	etcdURL := startEtcd(t)
@@ -44,5 +44,34 @@ func TestSecretsEncryptedAtRest(t *testing.T) {
 	value := string(resp.Kvs[0].Value)
 	if !strings.HasPrefix(value, "k8s:enc:aescbc:v1:key1:") || strings.Contains(value, "very-secret-token-value") {
 		t.Errorf("the Secret is stored as %q...", value[:min(len(value), 40)])
+	}
+
+	s.MustKubectl(t, `apiVersion: v1
+kind: Namespace
+metadata: {name: karmada-es-member1}
+---
+apiVersion: work.karmada.io/v1alpha1
+kind: Work
+metadata: {name: token, namespace: karmada-es-member1}
+spec:
+  workload:
+    manifests:
+    - {apiVersion: v1, kind: Secret, metadata: {name: token, namespace: default}, stringData: {token: very-secret-token-value}}
+`, "apply", "-f", "-")
+	works, err := cli.Get(ctx, "/registry/", clientv3.WithPrefix(), clientv3.WithKeysOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := ""
+	for _, kv := range works.Kvs {
+		if strings.HasSuffix(string(kv.Key), "/works/karmada-es-member1/token") {
+			key = string(kv.Key)
+		}
+	}
+	if resp, err = cli.Get(ctx, key); err != nil || len(resp.Kvs) != 1 {
+		t.Fatalf("etcd %q: %v", key, err)
+	}
+	if value := string(resp.Kvs[0].Value); !strings.HasPrefix(value, "k8s:enc:aescbc:v1:key1:") || strings.Contains(value, "very-secret-token-value") {
+		t.Errorf("the Work is stored at %s as %q...", key, value[:min(len(value), 40)])
 	}
 }

@@ -32,3 +32,27 @@ func TestEnsureConfig(t *testing.T) {
 		t.Errorf("the key changed on the second call")
 	}
 }
+
+func TestEnsureConfigAddsWorksToAnEarlierConfig(t *testing.T) {
+	t.Parallel()
+	earlier := "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers:\n" +
+		"  - aescbc:\n      keys:\n      - name: key1\n        secret: c2VjcmV0\n  - identity: {}\n"
+	own := "resources:\n- resources: [secrets, configmaps]\n  providers: [{identity: {}}]\n"
+	for name, tc := range map[string]struct{ in, want string }{
+		"mco's earlier file gains Works, its key kept": {earlier, strings.Replace(earlier, "[secrets]", "[secrets, works.work.karmada.io]", 1)},
+		"a user's own file is left as it is":           {own, own},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "encryption.yaml")
+			if err := os.WriteFile(path, []byte(tc.in), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := EnsureConfig(path); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(path); string(got) != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,7 +1,10 @@
 // Package addon is where mco-controller-manager runs add-ons (Addon
-// objects). So far it renders an add-on for one cluster: its values
-// there, its chart fetched and rendered once per distinct input. The
-// decisions are pkg/addon's; fetching and rendering pkg/addon/chart's.
+// objects): the Expander the binding controller asks for an Addon's Works
+// in each cluster (its values there, its chart fetched and rendered once
+// per distinct input, the decision against dependencies, conflicts and
+// version ranges), the Outcomes it records, and the controller writing
+// each Addon's status from them and the Works. The decisions are
+// pkg/addon's; fetching and rendering pkg/addon/chart's.
 package addon
 
 import (

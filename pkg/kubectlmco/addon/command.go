@@ -1,6 +1,7 @@
-// Package addon is `kubectl mco addon`: what an add-on gives one cluster,
-// its merged values and its rendered objects, computed as
-// mco-controller-manager computes them, with the user's own credentials.
+// Package addon is `kubectl mco addon`: install and uninstall an add-on
+// in one step, its status per cluster, and what it gives one cluster (its
+// merged values and rendered objects, computed as mco-controller-manager
+// computes them, with the user's own credentials).
 package addon
 
 import (
@@ -20,11 +21,12 @@ type flags struct {
 func NewCommand(f *clients.Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "addon",
-		Short: "Show what an add-on gives a cluster: its merged values, its rendered objects",
+		Short: "Install, inspect and uninstall add-ons: status per cluster, the values and objects a cluster gets",
 		Args:  cobra.NoArgs,
 		Run:   func(cmd *cobra.Command, _ []string) { _ = cmd.Help() },
 	}
-	cmd.AddCommand(newValuesCommand(f, streams), newRenderCommand(f, streams))
+	cmd.AddCommand(newValuesCommand(f, streams), newRenderCommand(f, streams), newStatusCommand(f, streams),
+		newInstallCommand(f, streams), newUninstallCommand(f, streams))
 	return cmd
 }
 

@@ -52,6 +52,7 @@ type Server struct {
 	entries  map[string][]indexEntry
 	registry http.Handler
 	host     string
+	server   *httptest.Server
 }
 
 type indexEntry struct {
@@ -64,24 +65,44 @@ type indexEntry struct {
 // Serve starts a server holding charts; it stops with the test.
 func Serve(t testing.TB, charts ...Chart) *Server {
 	t.Helper()
-	s := &Server{archives: map[string][]byte{}, entries: map[string][]indexEntry{}, registry: ggcrregistry.New(ggcrregistry.Logger(log.New(io.Discard, "", 0)))}
-	server := httptest.NewServer(s)
-	t.Cleanup(server.Close)
-	s.host = strings.TrimPrefix(server.URL, "http://")
-	s.URL, s.OCI = server.URL+"/charts", "oci://"+s.host+"/charts"
+	s := Start()
+	t.Cleanup(s.Close)
 	for _, c := range charts {
 		s.Add(t, c)
 	}
 	return s
 }
 
+// Start starts an empty server on loopback; Close stops it.
+func Start() *Server {
+	s := &Server{archives: map[string][]byte{}, entries: map[string][]indexEntry{},
+		registry: ggcrregistry.New(ggcrregistry.Logger(log.New(io.Discard, "", 0)))}
+	s.server = httptest.NewServer(s)
+	s.host = strings.TrimPrefix(s.server.URL, "http://")
+	s.URL, s.OCI = s.server.URL+"/charts", "oci://"+s.host+"/charts"
+	return s
+}
+
+// Close stops the server.
+func (s *Server) Close() { s.server.Close() }
+
 // Add publishes one more chart version and returns its archive's digest
 // ("sha256:" and hex).
 func (s *Server) Add(t testing.TB, c Chart) string {
 	t.Helper()
+	digest, err := s.Publish(c, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return digest
+}
+
+// Publish publishes one more chart version, packaging it in dir, and
+// returns its archive's digest ("sha256:" and hex).
+func (s *Server) Publish(c Chart, dir string) (string, error) {
 	ch, err := loader.LoadDir(c.Dir)
 	if err != nil {
-		t.Fatalf("load chart %s: %v", c.Dir, err)
+		return "", fmt.Errorf("load chart %s: %w", c.Dir, err)
 	}
 	if c.Version != "" {
 		ch.Metadata.Version = c.Version
@@ -90,7 +111,7 @@ func (s *Server) Add(t testing.TB, c Chart) string {
 		ch.Values = commonutil.CoalesceTables(deepCopy(c.Values), ch.Values)
 		raw, err := yaml.Marshal(ch.Values)
 		if err != nil {
-			t.Fatal(err)
+			return "", err
 		}
 		for _, f := range ch.Raw {
 			if f.Name == chartutil.ValuesfileName {
@@ -98,13 +119,13 @@ func (s *Server) Add(t testing.TB, c Chart) string {
 			}
 		}
 	}
-	path, err := chartutil.Save(ch, t.TempDir())
+	path, err := chartutil.Save(ch, dir)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	archive, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	sum := sha256.Sum256(archive)
 	digest := hex.EncodeToString(sum[:])
@@ -114,25 +135,27 @@ func (s *Server) Add(t testing.TB, c Chart) string {
 	s.entries[ch.Metadata.Name] = append(s.entries[ch.Metadata.Name],
 		indexEntry{Name: ch.Metadata.Name, Version: ch.Metadata.Version, Digest: digest, URLs: []string{file}})
 	s.mu.Unlock()
-	s.push(t, ch.Metadata.Name, ch.Metadata.Version, archive)
-	return "sha256:" + digest
+	if err := s.push(ch.Metadata.Name, ch.Metadata.Version, archive); err != nil {
+		return "", err
+	}
+	return "sha256:" + digest, nil
 }
 
 // push stores the archive in the registry as Helm pushes a chart.
-func (s *Server) push(t testing.TB, chartName, version string, archive []byte) {
-	t.Helper()
+func (s *Server) push(chartName, version string, archive []byte) error {
 	img, err := mutate.AppendLayers(empty.Image, static.NewLayer(archive, chart.ChartLayerMediaType))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	img = mutate.ConfigMediaType(img, "application/vnd.cncf.helm.config.v1+json")
 	ref, err := name.ParseReference(s.host+"/charts/"+chartName+":"+version, name.Insecure)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if err := remote.Write(ref, img); err != nil {
-		t.Fatalf("push %s %s: %v", chartName, version, err)
+		return fmt.Errorf("push %s %s: %w", chartName, version, err)
 	}
+	return nil
 }
 
 // SetDown makes the server answer every request with 503 (down) or serve
