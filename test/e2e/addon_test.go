@@ -259,7 +259,9 @@ spec:
 		return map[string]string{"member1": phase, "member2": phase, "member3": phase}
 	}
 	waitAddon(t, name, all("Healthy"), 3*time.Minute)
-	extra := func() []memberObject { return []memberObject{{GVR: configMaps, Namespace: name, Name: name + "-extra"}} }
+	extra := func() []memberObject {
+		return []memberObject{{GVR: configMaps, Namespace: name, Name: name + "-extra"}}
+	}
 	waitInMembers(t, members, extra(), true)
 
 	kubectl(t, "", "patch", "addon", name, "--type=merge", "-p", `{"spec":{"chart":{"version":"2.0.0"},"values":{"replicaCount":2}}}`)
