@@ -19,6 +19,10 @@ const (
 	// (revision, chart version and values), so that status judges the
 	// Works of what the cluster is given, not those still on their way.
 	RenderedAnnotation = "addons.mco-org.github.io/rendered"
+	// ResourcePolicyAnnotation with the value "keep" leaves an object in
+	// place when its release is uninstalled, or when a new revision no
+	// longer renders it (Helm's rule).
+	ResourcePolicyAnnotation = "helm.sh/resource-policy"
 	// NamespaceAnnotation is the release namespace: a namespaced object the
 	// chart renders without a namespace goes there, as helm install puts it.
 	NamespaceAnnotation = "addons.mco-org.github.io/release-namespace"

@@ -59,7 +59,7 @@ func newAddon(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		MCO: c.MCO, Addons: addons.Informer(), Lister: addons.Lister(),
 		CRBs:     c.MCOInformers.Work().V1alpha2().ClusterResourceBindings().Informer(),
 		Works:    c.MCOInformers.Work().V1alpha1().Works().Informer(),
-		Bindings: c.Bindings, Outcomes: c.AddonOutcomes, Templates: c.Templates, Metrics: c.AddonMetrics,
+		Bindings: c.Bindings, Outcomes: c.Addons.Outcomes, Templates: c.Templates, Metrics: c.Addons.Metrics,
 	})
 	if err != nil {
 		return nil, err

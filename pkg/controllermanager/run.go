@@ -17,11 +17,10 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
-	"github.com/mco-org/mco/pkg/addon/chart"
+	"github.com/mco-org/mco/pkg/addon"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
-	addonctl "github.com/mco-org/mco/pkg/controllers/addon"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
 	"github.com/mco-org/mco/pkg/events"
@@ -98,12 +97,8 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 		return nil, err
 	}
 	c.Scripts = shared.NewScriptReporter(bindings, c.NewRecorder(), c.Interpreter)
-	fetcher := chart.NewFetcher()
-	fetcher.AllowLinkLocal, fetcher.MaxArchive = o.addonAllowLinkLocal, o.addonMaxChart
-	sources := addonctl.NewCachedSources(kube)
-	c.AddonRenderer = addonctl.NewRenderer(fetcher, sources, addonctl.SecretCredentials(sources), o.addonMetrics)
-	c.AddonOutcomes = addonctl.NewOutcomes()
-	c.AddonMetrics = o.addonMetrics
+	c.Addons = &shared.Addons{AllowLinkLocal: o.addonAllowLinkLocal, MaxChart: o.addonMaxChart,
+		Outcomes: addon.NewOutcomes(), Metrics: o.addonMetrics}
 	// Touch the informers every controller relies on, so they are started.
 	secrets.Informer()
 	kubeInf.Core().V1().Namespaces().Informer()

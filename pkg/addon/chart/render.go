@@ -22,6 +22,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/mco-org/mco/pkg/addon"
 )
 
 // Member is what rendering reads of the cluster rendered for.
@@ -52,7 +54,7 @@ type Object struct {
 
 // ResourcePolicyAnnotation with the value "keep" leaves an object in place
 // when its release is uninstalled (Helm's rule).
-const ResourcePolicyAnnotation = "helm.sh/resource-policy"
+const ResourcePolicyAnnotation = addon.ResourcePolicyAnnotation
 
 // Kept tells whether the object stays in the member when the add-on
 // leaves it, as helm uninstall leaves it: the chart's CRDs, and objects

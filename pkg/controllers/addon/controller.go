@@ -32,7 +32,7 @@ type Controller struct {
 	addons    addonlisters.AddonLister
 	bindings  *binding.Store
 	works     cache.SharedIndexInformer
-	outcomes  *Outcomes
+	outcomes  *addon.Outcomes
 	templates *template.Resources
 	metrics   *metrics.Addons
 	loop      *controller.Controller[string]
@@ -46,7 +46,7 @@ type Deps struct {
 	CRBs      cache.SharedIndexInformer
 	Works     cache.SharedIndexInformer
 	Bindings  *binding.Store
-	Outcomes  *Outcomes
+	Outcomes  *addon.Outcomes
 	Templates *template.Resources
 	Metrics   *metrics.Addons
 }

@@ -28,13 +28,13 @@ type Expander struct {
 	renderer *Renderer
 	addons   addonlisters.AddonLister
 	bindings *binding.Store
-	outcomes *Outcomes
+	outcomes *addon.Outcomes
 }
 
 // NewExpander returns an Expander rendering with renderer, reading the
 // Addons from addons and their placements from bindings, recording what it
 // made of each cluster in outcomes.
-func NewExpander(renderer *Renderer, addons addonlisters.AddonLister, bindings *binding.Store, outcomes *Outcomes) *Expander {
+func NewExpander(renderer *Renderer, addons addonlisters.AddonLister, bindings *binding.Store, outcomes *addon.Outcomes) *Expander {
 	return &Expander{renderer: renderer, addons: addons, bindings: bindings, outcomes: outcomes}
 }
 
@@ -46,7 +46,7 @@ type Round struct {
 	name     string
 	addons   []*addonsv1alpha1.Addon
 	placed   map[string]sets.Set[string]
-	outcomes map[string]Outcome
+	outcomes map[string]addon.Outcome
 }
 
 // Begin starts a round for the Addon named name.
@@ -70,7 +70,7 @@ func (e *Expander) Begin(name string) (*Round, error) {
 		}
 		placed[a.Name] = set
 	}
-	return &Round{e: e, name: name, addons: list, placed: placed, outcomes: map[string]Outcome{}}, nil
+	return &Round{e: e, name: name, addons: list, placed: placed, outcomes: map[string]addon.Outcome{}}, nil
 }
 
 // Expand returns the Works of cluster for the Addon in manifest (its
@@ -83,16 +83,16 @@ func (e *Expander) Begin(name string) (*Round, error) {
 func (r *Round) Expand(ctx context.Context, manifest *unstructured.Unstructured, cluster *clusterv1alpha1.Cluster, base *workv1alpha1.Work, installed bool) ([]*workv1alpha1.Work, bool) {
 	a := &addonsv1alpha1.Addon{}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(manifest.Object, a); err != nil {
-		r.outcomes[cluster.Name] = Outcome{Err: fmt.Sprintf("decode the Addon: %v", err)}
+		r.outcomes[cluster.Name] = addon.Outcome{Err: fmt.Sprintf("decode the Addon: %v", err)}
 		return nil, false
 	}
 	a.SetDefaults()
 	rendered, err := r.e.renderer.Render(ctx, a, cluster)
 	if err != nil {
-		r.outcomes[cluster.Name] = Outcome{Err: err.Error()}
+		r.outcomes[cluster.Name] = addon.Outcome{Err: err.Error()}
 		return nil, false
 	}
-	out := Outcome{ChartVersion: rendered.ChartVersion, ValuesHash: rendered.ValuesHash, Revision: revisionOf(manifest)}
+	out := addon.Outcome{ChartVersion: rendered.ChartVersion, ValuesHash: rendered.ValuesHash, Revision: revisionOf(manifest)}
 	out.Verdict = addon.Decide(r.input(a, cluster, rendered, installed))
 	if !out.Verdict.Proceed() {
 		r.outcomes[cluster.Name] = out
@@ -104,7 +104,7 @@ func (r *Round) Expand(ctx context.Context, manifest *unstructured.Unstructured,
 	}
 	m, err := manifestsOf(rendered.Objects, marksOf(manifest), createNamespace)
 	if err != nil {
-		r.outcomes[cluster.Name] = Outcome{Err: err.Error()}
+		r.outcomes[cluster.Name] = addon.Outcome{Err: err.Error()}
 		return nil, false
 	}
 	out.Rendered = fmt.Sprintf("%d/%s/%s", out.Revision, out.ChartVersion, out.ValuesHash)

@@ -20,7 +20,7 @@ type StatusInput struct {
 	Placed []string
 	// Outcomes are the binding controller's, by cluster (missing: not
 	// rendered yet).
-	Outcomes map[string]Outcome
+	Outcomes map[string]addon.Outcome
 	// Works are the add-on's Works by cluster, those being deleted too.
 	Works map[string][]*workv1alpha1.Work
 }
@@ -75,7 +75,7 @@ func Status(in StatusInput) addonsv1alpha1.AddonStatus {
 // could not be made but that runs an earlier one is judged by what runs
 // there, the error added to its message; one where nothing runs yet is
 // Failed with the error.
-func entry(name string, prev addonsv1alpha1.AddonClusterStatus, o Outcome, works []*workv1alpha1.Work) addonsv1alpha1.AddonClusterStatus {
+func entry(name string, prev addonsv1alpha1.AddonClusterStatus, o addon.Outcome, works []*workv1alpha1.Work) addonsv1alpha1.AddonClusterStatus {
 	obs := addon.Observed{Previous: prev.Phase, Verdict: o.Verdict, Works: works, Want: o.Want}
 	e := addonsv1alpha1.AddonClusterStatus{Name: name, ChartVersion: o.ChartVersion, Revision: o.Revision, ValuesHash: o.ValuesHash, LastSyncTime: lastApplied(works)}
 	switch {

@@ -29,35 +29,35 @@ func healthyWork(rendered string, appliedAt time.Time) *workv1alpha1.Work {
 
 func TestStatus(t *testing.T) {
 	at := time.Date(2026, 12, 5, 8, 0, 0, 0, time.UTC)
-	current := Outcome{Want: 1, ChartVersion: "2.1.0", Revision: 3, ValuesHash: "sha256:v", Rendered: "3/2.1.0/sha256:v"}
+	current := addon.Outcome{Want: 1, ChartVersion: "2.1.0", Revision: 3, ValuesHash: "sha256:v", Rendered: "3/2.1.0/sha256:v"}
 	ran := addonsv1alpha1.AddonClusterStatus{Name: "member1", Phase: addonsv1alpha1.PhaseHealthy, ChartVersion: "2.0.0", Revision: 2}
 	tests := []struct {
 		name       string
 		placed     []string
 		prev       []addonsv1alpha1.AddonClusterStatus
-		outcomes   map[string]Outcome
+		outcomes   map[string]addon.Outcome
 		works      map[string][]*workv1alpha1.Work
 		want       string // cluster phase chart revision, "; "-joined
 		wantMsg    string // in the first cluster's message
 		wantReason string // of Ready
 	}{
-		{name: "healthy with the current revision", placed: []string{"member1"}, outcomes: map[string]Outcome{"member1": current},
+		{name: "healthy with the current revision", placed: []string{"member1"}, outcomes: map[string]addon.Outcome{"member1": current},
 			works: map[string][]*workv1alpha1.Work{"member1": {healthyWork(current.Rendered, at)}},
 			want:  "member1 Healthy 2.1.0 3", wantReason: addon.ReasonAllHealthy},
-		{name: "Works of an earlier revision are not judged as the current one", placed: []string{"member1"}, outcomes: map[string]Outcome{"member1": current},
+		{name: "Works of an earlier revision are not judged as the current one", placed: []string{"member1"}, outcomes: map[string]addon.Outcome{"member1": current},
 			works: map[string][]*workv1alpha1.Work{"member1": {healthyWork("2/2.0.0/sha256:old", at)}},
 			want:  "member1 Installing 2.1.0 3", wantMsg: "writing revision 3", wantReason: addon.ReasonNotHealthy},
 		{name: "not rendered yet keeps what the status said", placed: []string{"member1", "member2"}, prev: []addonsv1alpha1.AddonClusterStatus{ran},
-			outcomes: map[string]Outcome{}, want: "member1 Healthy 2.0.0 2; member2  - 0", wantReason: addon.ReasonNotHealthy},
+			outcomes: map[string]addon.Outcome{}, want: "member1 Healthy 2.0.0 2; member2  - 0", wantReason: addon.ReasonNotHealthy},
 		{name: "the chart unavailable where it runs: keeps running, Ready says why", placed: []string{"member1"}, prev: []addonsv1alpha1.AddonClusterStatus{ran},
-			outcomes: map[string]Outcome{"member1": {Err: "fetch chart: 503"}}, works: map[string][]*workv1alpha1.Work{"member1": {healthyWork("2/2.0.0/sha256:old", at)}},
+			outcomes: map[string]addon.Outcome{"member1": {Err: "fetch chart: 503"}}, works: map[string][]*workv1alpha1.Work{"member1": {healthyWork("2/2.0.0/sha256:old", at)}},
 			want: "member1 Healthy 2.0.0 2", wantMsg: "keeps running what it had; the current revision could not be made: fetch chart: 503", wantReason: addon.ReasonNotRenewed},
-		{name: "the chart unavailable where nothing runs: Failed", placed: []string{"member1"}, outcomes: map[string]Outcome{"member1": {Err: "fetch chart: 503"}},
+		{name: "the chart unavailable where nothing runs: Failed", placed: []string{"member1"}, outcomes: map[string]addon.Outcome{"member1": {Err: "fetch chart: 503"}},
 			want: "member1 Failed - 0", wantMsg: "fetch chart: 503", wantReason: addon.ReasonNotHealthy},
 		{name: "waiting: nothing of it there", placed: []string{"member1"},
-			outcomes: map[string]Outcome{"member1": {Verdict: addon.Verdict{Phase: addonsv1alpha1.PhaseWaitingForDependency, Message: "waiting for add-on a"}, ChartVersion: "2.1.0"}},
+			outcomes: map[string]addon.Outcome{"member1": {Verdict: addon.Verdict{Phase: addonsv1alpha1.PhaseWaitingForDependency, Message: "waiting for add-on a"}, ChartVersion: "2.1.0"}},
 			want:     "member1 WaitingForDependency - 0", wantMsg: "waiting for add-on a", wantReason: addon.ReasonNotHealthy},
-		{name: "a cluster left with Works is Removing", placed: nil, outcomes: map[string]Outcome{},
+		{name: "a cluster left with Works is Removing", placed: nil, outcomes: map[string]addon.Outcome{},
 			works: map[string][]*workv1alpha1.Work{"member9": {healthyWork(current.Rendered, at)}},
 			want:  "member9 Removing - 0", wantReason: addon.ReasonNotHealthy},
 	}

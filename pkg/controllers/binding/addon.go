@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/mco-org/mco/pkg/addon/chart"
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
@@ -17,6 +18,7 @@ import (
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
 	addonctl "github.com/mco-org/mco/pkg/controllers/addon"
+	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/names"
 	"github.com/mco-org/mco/pkg/template"
 )
@@ -25,6 +27,15 @@ import (
 // (valuesFrom, chart.secretRef) is rendered again: mco does not watch
 // them, so a change to one reaches the members within about this long.
 const sourcesResync = time.Minute
+
+// newRenderer is the renderer of add-ons: charts fetched within the
+// limits of c.Addons, values and credentials read from mco.
+func newRenderer(c *shared.Context) *addonctl.Renderer {
+	fetcher := chart.NewFetcher()
+	fetcher.AllowLinkLocal, fetcher.MaxArchive = c.Addons.AllowLinkLocal, c.Addons.MaxChart
+	sources := addonctl.NewCachedSources(c.Kube)
+	return addonctl.NewRenderer(fetcher, sources, addonctl.SecretCredentials(sources), c.Addons.Metrics)
+}
 
 // addonPass is one pass over an Addon's binding: each cluster's Works come
 // from the Expander, as many as its rendered objects need, rather than

@@ -100,10 +100,10 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	b.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, workInf.Informer().HasSynced, clusters.Informer().HasSynced,
 		ops.Informer().HasSynced, cops.Informer().HasSynced, rollouts.Informer().HasSynced, revisions.Informer().HasSynced)
 	b.loop.WaitFor(c.Templates.HasSynced, c.Customizations.HasSynced)
-	if c.AddonRenderer != nil {
+	if c.Addons != nil {
 		addons := inf.Addons().V1alpha1().Addons()
 		b.addons = addons.Lister()
-		b.expander = addonctl.NewExpander(c.AddonRenderer, b.addons, c.Bindings, c.AddonOutcomes)
+		b.expander = addonctl.NewExpander(newRenderer(c), b.addons, c.Bindings, c.Addons.Outcomes)
 		b.loop.WaitFor(addons.Informer().HasSynced)
 		if _, err := addons.Informer().AddEventHandler(b.addonHandler()); err != nil {
 			return nil, fmt.Errorf("binding controller: %w", err)

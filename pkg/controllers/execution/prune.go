@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/mco-org/mco/pkg/addon"
-	"github.com/mco-org/mco/pkg/addon/chart"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/controllers/workstatus"
 	"github.com/mco-org/mco/pkg/member"
@@ -103,7 +102,7 @@ func (e *Controller) deleteObjects(ctx context.Context, c *member.Clients, w *wo
 		if owner := existing.GetAnnotations()[workv1alpha1.WorkNameAnnotation]; owner != "" && owner != w.Name {
 			continue // another Work applies it now
 		}
-		if existing.GetAnnotations()[chart.ResourcePolicyAnnotation] == "keep" {
+		if existing.GetAnnotations()[addon.ResourcePolicyAnnotation] == "keep" {
 			if err := releaseManifest(ctx, c, m); err != nil {
 				return err
 			}

@@ -15,8 +15,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/record"
 
+	"github.com/mco-org/mco/pkg/addon"
 	"github.com/mco-org/mco/pkg/binding"
-	addonctl "github.com/mco-org/mco/pkg/controllers/addon"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	mcoinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
 	"github.com/mco-org/mco/pkg/interpreter"
@@ -85,13 +85,22 @@ type Context struct {
 	// controller, which writes it coalesced.
 	HeldWorkStatuses *HeldStatuses
 
-	// AddonRenderer renders add-ons for the binding controller, which
-	// records what it made of each cluster in AddonOutcomes for the add-on
-	// status controller; both nil in mco-agent.
-	AddonRenderer *addonctl.Renderer
-	AddonOutcomes *addonctl.Outcomes
-	// AddonMetrics counts renders, fetches and clusters by phase.
-	AddonMetrics *metrics.Addons
+	// Addons is what the controllers of add-ons share; nil in mco-agent,
+	// which runs none.
+	Addons *Addons
+}
+
+// Addons are the add-on settings and records of mco-controller-manager:
+// the binding controller renders add-ons (fetching charts within these
+// limits) and records what it made of each cluster in Outcomes, which the
+// add-on controller turns into status.
+type Addons struct {
+	// AllowLinkLocal lets chart fetches reach link-local addresses;
+	// MaxChart bounds a chart archive, in bytes.
+	AllowLinkLocal bool
+	MaxChart       int64
+	Outcomes       *addon.Outcomes
+	Metrics        *metrics.Addons
 }
 
 // ClusterHealth tunes when a Cluster's Ready condition changes.

@@ -1,16 +1,12 @@
 package addon
 
-import (
-	"sync"
-
-	"github.com/mco-org/mco/pkg/addon"
-)
+import "sync"
 
 // Outcome is what the binding controller made of an add-on in one cluster
 // on its last pass, for the status controller to judge with the Works.
 type Outcome struct {
 	// Verdict of the decision (empty when the objects may go).
-	Verdict addon.Verdict
+	Verdict Verdict
 	// Err is why the cluster's objects could not be made: values, fetch or
 	// render. What ran there before stays.
 	Err string
