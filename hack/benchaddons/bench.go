@@ -83,6 +83,12 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.logf("measuring %s at rest", restWindow)
+	restStart, restBefore := time.Now(), b.env.CPU()
+	benchkit.Sleep(ctx, restWindow)
+	r.restFor = time.Since(restStart)
+	r.rest = benchkit.CPUUse(restBefore, b.env.CPU(), r.restFor)
+	profiled := b.profile(ctx)
 	start, cpuBefore := time.Now(), b.env.CPU()
 	b.logf("creating %d add-ons of %d objects each on %d members", b.o.addons, b.o.objects, b.o.members)
 	if _, err := b.mco.PolicyV1alpha1().ClusterPropagationPolicies().Create(ctx, policy(), metav1.CreateOptions{}); err != nil {
@@ -113,6 +119,9 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 		return nil, err
 	}
 	r.renders = rendersAfter - rendersBefore
+	if err := <-profiled; err != nil {
+		return nil, err
+	}
 	for _, p := range b.env.Processes() {
 		if p.Name == "mco-apiserver" || p.Name == controllerManager || p.Name == "mco-scheduler" {
 			if mib, err := benchkit.PeakRSSMiB(p); err == nil {
@@ -195,6 +204,10 @@ func (b *bench) waitHealthy(ctx context.Context) error {
 	return nil
 }
 
+// restWindow is how long the idle control plane (members' heartbeats and
+// status) is measured, to leave it out of what the add-ons cost.
+const restWindow = 10 * time.Second
+
 // quiet is how long mco must see no writes before the run ends.
 const quiet = 5 * time.Second
 
@@ -242,4 +255,22 @@ func (b *bench) waitClustersReady(ctx context.Context, timeout time.Duration) er
 		return fmt.Errorf("members not Ready on mco: %w", err)
 	}
 	return nil
+}
+
+// profile records mco-controller-manager's CPU for 30s into -cpuprofile,
+// when set; the channel gives the outcome.
+func (b *bench) profile(ctx context.Context) <-chan error {
+	done := make(chan error, 1)
+	if b.o.profile == "" {
+		done <- nil
+		return done
+	}
+	go func() {
+		raw, err := benchkit.HTTPGet(ctx, b.env.MCO.ControllerManagerURL()+"/debug/pprof/profile?seconds=30")
+		if err == nil {
+			err = os.WriteFile(b.o.profile, raw, 0o644)
+		}
+		done <- err
+	}()
+	return done
 }

@@ -28,6 +28,8 @@ type result struct {
 	healthy time.Duration // from the first create until every add-on was Ready
 	wall    time.Duration // until mco was quiet
 	cpu     []benchkit.CPUShare
+	rest    []benchkit.CPUShare // the idle control plane, before, over restFor
+	restFor time.Duration
 	writes  benchkit.Delta
 	renders float64
 	peakRSS []rss
@@ -59,14 +61,17 @@ func (r *result) workWrites() float64 {
 
 func (r *result) print(w io.Writer) error {
 	pairs := float64(r.pairs())
-	cmMs := benchkit.MsPer(r.cpu, controllerManager, r.pairs())
+	idleMs := benchkit.MsPer(r.rest, controllerManager, 1) / r.restFor.Seconds() * r.wall.Seconds()
+	total := benchkit.MsPer(r.cpu, controllerManager, 1)
+	cmMs := (total - idleMs) / pairs
 	other := (r.writes.Total - r.workWrites()) / pairs
 	fmt.Fprintf(w, "%d add-ons of %d objects on %d bare members, two value sets per add-on (%d (add-on, cluster) pairs)\n",
 		r.o.addons, r.o.objects, r.o.members, r.pairs())
 	fmt.Fprintf(w, "every add-on Healthy everywhere after %s (mco quiet after %s)\n", r.healthy.Round(time.Millisecond), r.wall.Round(time.Millisecond))
 	fmt.Fprintf(w, "renders: %.0f for %d distinct (add-on, values, capabilities) sets (%s)\n", r.renders, r.distinct(), benchkit.Verdict(int(r.renders) == r.distinct()))
 	fmt.Fprintf(w, "CPU: %s\n", benchkit.CPULine(r.cpu))
-	fmt.Fprintf(w, "mco-controller-manager CPU per (add-on, cluster): %.2f ms (target <= %.0f: %s)\n", cmMs, targetCPUms, benchkit.Verdict(cmMs <= targetCPUms))
+	fmt.Fprintf(w, "mco-controller-manager CPU per (add-on, cluster): %.2f ms beyond its idle rate (%.0f ms of %.0f over the run; target <= %.0f: %s)\n",
+		cmMs, idleMs, total, targetCPUms, benchkit.Verdict(cmMs <= targetCPUms))
 	fmt.Fprintf(w, "mco writes: %.0f (%s), %.0f Events\n", r.writes.Total, benchkit.Largest(r.writes.ByKey, 8), r.writes.Events)
 	fmt.Fprintf(w, "writes per (add-on, cluster): %.2f in all, %.2f beyond its Works (target <= %.0f: %s)\n",
 		r.writes.Total/pairs, other, targetWrites, benchkit.Verdict(other <= targetWrites))

@@ -60,6 +60,7 @@ func newAddon(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		CRBs:     c.MCOInformers.Work().V1alpha2().ClusterResourceBindings().Informer(),
 		Works:    c.MCOInformers.Work().V1alpha1().Works().Informer(),
 		Bindings: c.Bindings, Outcomes: c.Addons.Outcomes, Templates: c.Templates, Metrics: c.Addons.Metrics,
+		Window: c.StatusCoalesceWindow,
 	})
 	if err != nil {
 		return nil, err

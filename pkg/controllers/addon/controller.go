@@ -3,6 +3,7 @@ package addon
 import (
 	"context"
 	"fmt"
+	"time"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -36,6 +37,9 @@ type Controller struct {
 	templates *template.Resources
 	metrics   *metrics.Addons
 	loop      *controller.Controller[string]
+	// window gathers changes in passing (an installing cluster's
+	// progress) into one write; news is written at once.
+	window *controller.Coalescer[string]
 }
 
 // Deps are what the status controller reads and writes.
@@ -49,12 +53,15 @@ type Deps struct {
 	Outcomes  *addon.Outcomes
 	Templates *template.Resources
 	Metrics   *metrics.Addons
+	// Window is how long changes in passing are gathered (see
+	// controller.Coalescer).
+	Window time.Duration
 }
 
 // NewController builds the add-on status controller.
 func NewController(d Deps) (*Controller, error) {
 	c := &Controller{mco: d.MCO, addons: d.Lister, bindings: d.Bindings, works: d.Works, outcomes: d.Outcomes,
-		templates: d.Templates, metrics: d.Metrics}
+		templates: d.Templates, metrics: d.Metrics, window: controller.NewCoalescer[string](d.Window)}
 	if err := d.Works.AddIndexers(cache.Indexers{worksByAddon: func(obj any) ([]string, error) {
 		if w, ok := obj.(*workv1alpha1.Work); ok && w.Labels[addon.AddonLabel] != "" {
 			return []string{w.Labels[addon.AddonLabel]}, nil
@@ -132,6 +139,7 @@ func (c *Controller) sync(ctx context.Context, name string) error {
 	if apierrors.IsNotFound(err) {
 		c.outcomes.Forget(name)
 		c.metrics.ForgetAddon(name)
+		c.window.Forget(name)
 		return nil
 	}
 	if err != nil {
@@ -162,6 +170,11 @@ func (c *Controller) sync(ctx context.Context, name string) error {
 	st := Status(in)
 	c.metrics.Observe(name, st.Clusters)
 	if apiequality.Semantic.DeepEqual(a.Status, st) {
+		c.window.Written(name)
+		return nil
+	}
+	if due, wait := c.window.Due(name, News(&a.Status, &st)); !due {
+		c.loop.EnqueueAfter(name, wait)
 		return nil
 	}
 	out := a.DeepCopy()
@@ -174,5 +187,6 @@ func (c *Controller) sync(ctx context.Context, name string) error {
 		return fmt.Errorf("update status of addon %s: %w", name, err)
 	}
 	c.templates.RecordStatusWrite(written.UID, a.ResourceVersion, written.ResourceVersion)
+	c.window.Written(name)
 	return nil
 }

@@ -151,3 +151,30 @@ func conditions(had, want []metav1.Condition) []metav1.Condition {
 	}
 	return out
 }
+
+// News tells whether a new status is news to write at once rather than a
+// step on the way to gather with the next ones: another generation, a
+// cluster added or gone, or a cluster reaching a phase others act on
+// (Healthy, which dependents and waves wait for; Failed, Degraded,
+// Blocked, WaitingForDependency). Progress within Installing or Removing
+// is not.
+func News(old, st *addonsv1alpha1.AddonStatus) bool {
+	if old.ObservedGeneration != st.ObservedGeneration || len(old.Clusters) != len(st.Clusters) {
+		return true
+	}
+	phases := make(map[string]addonsv1alpha1.AddonPhase, len(old.Clusters))
+	for _, c := range old.Clusters {
+		phases[c.Name] = c.Phase
+	}
+	for _, c := range st.Clusters {
+		p, ok := phases[c.Name]
+		switch {
+		case !ok:
+			return true
+		case p == c.Phase:
+		case c.Phase != addonsv1alpha1.PhaseInstalling && c.Phase != addonsv1alpha1.PhaseRemoving:
+			return true
+		}
+	}
+	return false
+}

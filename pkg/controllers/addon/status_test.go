@@ -112,3 +112,34 @@ func TestRelated(t *testing.T) {
 		}
 	}
 }
+
+func TestNews(t *testing.T) {
+	st := func(gen int64, phases ...string) *addonsv1alpha1.AddonStatus {
+		s := &addonsv1alpha1.AddonStatus{ObservedGeneration: gen}
+		for i, p := range phases {
+			s.Clusters = append(s.Clusters, addonsv1alpha1.AddonClusterStatus{Name: "member" + strconv.Itoa(i+1), Phase: addonsv1alpha1.AddonPhase(p), Message: "x" + p})
+		}
+		return s
+	}
+	tests := []struct {
+		name     string
+		old, new *addonsv1alpha1.AddonStatus
+		want     bool
+	}{
+		{"progress while installing", st(1, "Installing", "Healthy"), func() *addonsv1alpha1.AddonStatus {
+			s := st(1, "Installing", "Healthy")
+			s.Clusters[0].Message = "not healthy yet: Deployment a"
+			return s
+		}(), false},
+		{"a cluster turns Healthy", st(1, "Installing", "Installing"), st(1, "Healthy", "Installing"), true},
+		{"a cluster starts installing after waiting", st(1, "WaitingForDependency"), st(1, "Installing"), false},
+		{"a cluster fails", st(1, "Installing"), st(1, "Failed"), true},
+		{"a new generation", st(1, "Healthy"), st(2, "Healthy"), true},
+		{"a cluster placed", st(1, "Healthy"), st(1, "Healthy", ""), true},
+	}
+	for _, tt := range tests {
+		if got := News(tt.old, tt.new); got != tt.want {
+			t.Errorf("%s: News = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
