@@ -88,7 +88,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	benchkit.Sleep(ctx, restWindow)
 	r.restFor = time.Since(restStart)
 	r.rest = benchkit.CPUUse(restBefore, b.env.CPU(), r.restFor)
-	profiled := b.profile(ctx)
+	profiled := b.profile(ctx, r)
 	start, cpuBefore := time.Now(), b.env.CPU()
 	b.logf("creating %d add-ons of %d objects each on %d members", b.o.addons, b.o.objects, b.o.members)
 	if _, err := b.mco.PolicyV1alpha1().ClusterPropagationPolicies().Create(ctx, policy(), metav1.CreateOptions{}); err != nil {
@@ -119,8 +119,9 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 		return nil, err
 	}
 	r.renders = rendersAfter - rendersBefore
+	b.logf("waiting for the CPU profile (%s from the creation)", profileWindow)
 	if err := <-profiled; err != nil {
-		return nil, err
+		return nil, fmt.Errorf("profile mco-controller-manager: %w", err)
 	}
 	for _, p := range b.env.Processes() {
 		if p.Name == "mco-apiserver" || p.Name == controllerManager || p.Name == "mco-scheduler" {
@@ -257,18 +258,27 @@ func (b *bench) waitClustersReady(ctx context.Context, timeout time.Duration) er
 	return nil
 }
 
-// profile records mco-controller-manager's CPU for 30s into -cpuprofile,
-// when set; the channel gives the outcome.
-func (b *bench) profile(ctx context.Context) <-chan error {
+// profileWindow is how long mco-controller-manager's CPU is profiled
+// from the creation of the add-ons: past the run at the default sizes.
+const profileWindow = 45 * time.Second
+
+// profile records mco-controller-manager's CPU for profileWindow into
+// -cpuprofile (the run's directory by default) and sets how much of it
+// the add-ons' own code took; the channel gives the outcome.
+func (b *bench) profile(ctx context.Context, r *result) <-chan error {
 	done := make(chan error, 1)
-	if b.o.profile == "" {
-		done <- nil
-		return done
+	path := b.o.profile
+	if path == "" {
+		path = filepath.Join(b.o.dir, "controller-manager.cpu.pprof")
 	}
 	go func() {
-		raw, err := benchkit.HTTPGet(ctx, b.env.MCO.ControllerManagerURL()+"/debug/pprof/profile?seconds=30")
+		url := fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", b.env.MCO.ControllerManagerURL(), int(profileWindow.Seconds()))
+		raw, err := benchkit.HTTPGet(ctx, url)
 		if err == nil {
-			err = os.WriteFile(b.o.profile, raw, 0o644)
+			err = os.WriteFile(path, raw, 0o644)
+		}
+		if err == nil {
+			r.addonCPU, r.profiledCPU, err = addonCPU(raw)
 		}
 		done <- err
 	}()

@@ -42,7 +42,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.IntVar(&o.objects, "objects", 30, "objects each add-on's chart renders")
 	fs.IntVar(&o.members, "members", 20, "bare members")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "give up after this long in all")
-	fs.StringVar(&o.profile, "cpuprofile", "", "write mco-controller-manager's CPU profile of the first 30s after the add-ons are created to this file")
+	fs.StringVar(&o.profile, "cpuprofile", "", "where to write mco-controller-manager's CPU profile of the 45s from the add-ons' creation (default: controller-manager.cpu.pprof in -dir)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
