@@ -19,7 +19,6 @@ import (
 
 	"github.com/mco-org/mco/hack/internal/benchkit"
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
-	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	"github.com/mco-org/mco/pkg/testing/chartrepo"
@@ -72,7 +71,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	if _, err := b.repo.Publish(chartrepo.Chart{Dir: chartDir}, pkgDir); err != nil {
 		return nil, err
 	}
-	if err := b.waitClustersReady(ctx, 5*time.Minute); err != nil {
+	if err := benchkit.WaitClustersReady(ctx, b.mco, b.o.members, 5*time.Minute); err != nil {
 		return nil, err
 	}
 	writesBefore, err := benchkit.ScrapeServers(ctx, map[string]kubernetes.Interface{mcoServer: b.kube})
@@ -104,7 +103,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	}
 	r.healthy = time.Since(start)
 	b.logf("every add-on Healthy in every member after %s; waiting until mco sees no writes for %s", r.healthy.Round(time.Millisecond), quiet)
-	if err := b.waitQuiet(ctx, 3*time.Minute); err != nil {
+	if err := benchkit.WaitQuiet(ctx, b.kube, mcoServer, quiet, 3*time.Minute); err != nil {
 		return nil, err
 	}
 	r.wall = time.Since(start)
@@ -211,52 +210,6 @@ const restWindow = 10 * time.Second
 
 // quiet is how long mco must see no writes before the run ends.
 const quiet = 5 * time.Second
-
-// waitQuiet waits until mco-apiserver sees no writes (Events included)
-// for quiet.
-func (b *bench) waitQuiet(ctx context.Context, timeout time.Duration) error {
-	servers := map[string]kubernetes.Interface{mcoServer: b.kube}
-	var last benchkit.Delta
-	err := wait.PollUntilContextTimeout(ctx, time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-		before, err := benchkit.ScrapeServers(ctx, servers)
-		if err != nil {
-			return false, err
-		}
-		benchkit.Sleep(ctx, quiet)
-		after, err := benchkit.ScrapeServers(ctx, servers)
-		if err != nil {
-			return false, err
-		}
-		last = benchkit.Diff(before, after, mcoServer)[0]
-		return last.Total == 0 && last.Events == 0, nil
-	})
-	if err != nil {
-		return fmt.Errorf("mco still written after %s: %.0f writes (%s) and %.0f events in the last %s: %w",
-			timeout, last.Total, benchkit.Largest(last.ByKey, 4), last.Events, quiet, err)
-	}
-	return nil
-}
-
-// waitClustersReady waits until every member's Cluster on mco is Ready.
-func (b *bench) waitClustersReady(ctx context.Context, timeout time.Duration) error {
-	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-		list, err := b.mco.ClusterV1alpha1().Clusters().List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return false, nil
-		}
-		ready := 0
-		for _, c := range list.Items {
-			if meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady) && len(c.Status.APIEnablements) > 0 {
-				ready++
-			}
-		}
-		return ready == b.o.members, nil
-	})
-	if err != nil {
-		return fmt.Errorf("members not Ready on mco: %w", err)
-	}
-	return nil
-}
 
 // profileWindow is how long mco-controller-manager's CPU is profiled
 // from the creation of the add-ons: past the run at the default sizes.

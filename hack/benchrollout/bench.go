@@ -9,13 +9,11 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/mco-org/mco/hack/internal/benchkit"
-	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	"github.com/mco-org/mco/pkg/testing/localcluster"
@@ -53,7 +51,7 @@ func newBench(env *localcluster.Env, o *options, logf func(string, ...any)) (*be
 // rollout.
 func (b *bench) run(ctx context.Context) (*result, error) {
 	r := &result{o: b.o}
-	if err := b.waitClustersReady(ctx, 3*time.Minute); err != nil {
+	if err := benchkit.WaitClustersReady(ctx, b.mco, len(memberNames), 3*time.Minute); err != nil {
 		return nil, err
 	}
 	if _, err := b.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{}); err != nil {
@@ -83,7 +81,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	}
 	r.setUp = time.Since(start)
 	b.logf("%d rollouts complete after %s; waiting until mco sees no writes for %s", b.o.configMaps, r.setUp.Round(time.Millisecond), quiet)
-	if err := b.waitQuiet(ctx); err != nil {
+	if err := benchkit.WaitQuiet(ctx, b.kube, mcoServer, quiet, b.o.settle); err != nil {
 		return nil, err
 	}
 
@@ -178,31 +176,6 @@ func (b *bench) queueAdds(ctx context.Context) (map[string]float64, error) {
 // quiet is how long mco must see no writes before the first window.
 const quiet = 5 * time.Second
 
-// waitQuiet waits until mco-apiserver sees no writes (Events included)
-// for quiet, or fails after -settle.
-func (b *bench) waitQuiet(ctx context.Context) error {
-	servers := map[string]kubernetes.Interface{mcoServer: b.kube}
-	var last benchkit.Delta
-	err := wait.PollUntilContextTimeout(ctx, time.Millisecond, b.o.settle, true, func(ctx context.Context) (bool, error) {
-		before, err := benchkit.ScrapeServers(ctx, servers)
-		if err != nil {
-			return false, err
-		}
-		benchkit.Sleep(ctx, quiet)
-		after, err := benchkit.ScrapeServers(ctx, servers)
-		if err != nil {
-			return false, err
-		}
-		last = benchkit.Diff(before, after, mcoServer)[0]
-		return last.Total == 0 && last.Events == 0, nil
-	})
-	if err != nil {
-		return fmt.Errorf("mco still written after %s (-settle): %.0f writes (%s) and %.0f events in the last %s: %w",
-			b.o.settle, last.Total, benchkit.Largest(last.ByKey, 4), last.Events, quiet, err)
-	}
-	return nil
-}
-
 // waitComplete waits until every ConfigMap's rollout is complete, the
 // first ConfigMap's at revision first and the others' at 1.
 func (b *bench) waitComplete(ctx context.Context, first int64) error {
@@ -227,27 +200,6 @@ func (b *bench) waitComplete(ctx context.Context, first int64) error {
 	})
 	if err != nil {
 		return fmt.Errorf("%d of %d rollouts complete (%d Rollouts): %w", complete, b.o.configMaps, rollouts, err)
-	}
-	return nil
-}
-
-// waitClustersReady waits until every member's Cluster on mco is Ready.
-func (b *bench) waitClustersReady(ctx context.Context, timeout time.Duration) error {
-	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-		list, err := b.mco.ClusterV1alpha1().Clusters().List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return false, nil
-		}
-		ready := 0
-		for _, c := range list.Items {
-			if meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady) && len(c.Status.APIEnablements) > 0 {
-				ready++
-			}
-		}
-		return ready == len(memberNames), nil
-	})
-	if err != nil {
-		return fmt.Errorf("members not Ready on mco: %w", err)
 	}
 	return nil
 }

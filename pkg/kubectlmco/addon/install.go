@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
@@ -53,7 +54,7 @@ both. Values come as with helm install: each --values file in order, then each -
 			if err != nil {
 				return err
 			}
-			return withMCO(cmd.Context(), f, func(mco mcoclient.Interface) error {
+			return withMCO(cmd.Context(), f, func(_ kubernetes.Interface, mco mcoclient.Interface) error {
 				if err := writeAddon(cmd.Context(), mco, a); err != nil {
 					return err
 				}
@@ -203,7 +204,7 @@ deleted, except its chart's CRDs (crds/) and objects marked helm.sh/resource-pol
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
-			return withMCO(cmd.Context(), f, func(mco mcoclient.Interface) error {
+			return withMCO(cmd.Context(), f, func(_ kubernetes.Interface, mco mcoclient.Interface) error {
 				if err := mco.AddonsV1alpha1().Addons().Delete(cmd.Context(), name, metav1.DeleteOptions{}); err != nil {
 					return wrap(err, "delete addon "+name)
 				}
@@ -220,23 +221,6 @@ deleted, except its chart's CRDs (crds/) and objects marked helm.sh/resource-pol
 			})
 		},
 	}
-}
-
-// withMCO runs fn with a client of mco, explaining a connection failure.
-func withMCO(ctx context.Context, f *clients.Factory, fn func(mcoclient.Interface) error) error {
-	cfg, err := f.RESTConfig()
-	if err != nil {
-		return err
-	}
-	cfg, watch := clients.Watched(cfg, "mco")
-	err = func() error {
-		_, mco, err := clients.MCO(cfg)
-		if err != nil {
-			return err
-		}
-		return fn(mco)
-	}()
-	return watch.Explain(ctx, err, "")
 }
 
 func wrap(err error, what string) error {

@@ -10,6 +10,7 @@ import (
 
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	"github.com/mco-org/mco/pkg/kubectlmco/clients"
 )
 
@@ -22,6 +23,21 @@ type inputs struct {
 
 // run reads the Addon and the cluster from mco and hands them to show.
 func run(ctx context.Context, f *clients.Factory, name string, fl *flags, show func(*inputs) error) error {
+	return withMCO(ctx, f, func(kube kubernetes.Interface, mco mcoclient.Interface) error {
+		a, err := mco.AddonsV1alpha1().Addons().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return fmt.Errorf("addon %s: %w", name, err)
+		}
+		c, err := mco.ClusterV1alpha1().Clusters().Get(ctx, fl.cluster, metav1.GetOptions{})
+		if err != nil {
+			return fmt.Errorf("cluster %s: %w", fl.cluster, err)
+		}
+		return show(&inputs{addon: a, cluster: c, sources: liveSources{ctx: ctx, kube: kube}})
+	})
+}
+
+// withMCO runs fn with clients of mco, explaining a connection failure.
+func withMCO(ctx context.Context, f *clients.Factory, fn func(kubernetes.Interface, mcoclient.Interface) error) error {
 	cfg, err := f.RESTConfig()
 	if err != nil {
 		return err
@@ -32,15 +48,7 @@ func run(ctx context.Context, f *clients.Factory, name string, fl *flags, show f
 		if err != nil {
 			return err
 		}
-		a, err := mco.AddonsV1alpha1().Addons().Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return fmt.Errorf("addon %s: %w", name, err)
-		}
-		c, err := mco.ClusterV1alpha1().Clusters().Get(ctx, fl.cluster, metav1.GetOptions{})
-		if err != nil {
-			return fmt.Errorf("cluster %s: %w", fl.cluster, err)
-		}
-		return show(&inputs{addon: a, cluster: c, sources: liveSources{ctx: ctx, kube: kube}})
+		return fn(kube, mco)
 	}()
 	return watch.Explain(ctx, err, "")
 }

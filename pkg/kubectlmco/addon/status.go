@@ -11,8 +11,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/duration"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/kubernetes"
 
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
+	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	"github.com/mco-org/mco/pkg/kubectlmco/clients"
 )
 
@@ -28,24 +30,17 @@ stopped. It exits 1 unless the add-on is Ready.`,
 		Example: `  kubectl mco addon status log-collector`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := f.RESTConfig()
-			if err != nil {
-				return err
-			}
-			cfg, watch := clients.Watched(cfg, "mco")
-			ready, err := func() (bool, error) {
-				_, mco, err := clients.MCO(cfg)
-				if err != nil {
-					return false, err
-				}
+			var ready bool
+			err := withMCO(cmd.Context(), f, func(_ kubernetes.Interface, mco mcoclient.Interface) error {
 				a, err := mco.AddonsV1alpha1().Addons().Get(cmd.Context(), args[0], metav1.GetOptions{})
 				if err != nil {
-					return false, fmt.Errorf("addon %s: %w", args[0], err)
+					return fmt.Errorf("addon %s: %w", args[0], err)
 				}
-				return printStatus(streams.Out, a, time.Now())
-			}()
+				ready, err = printStatus(streams.Out, a, time.Now())
+				return err
+			})
 			if err != nil {
-				return watch.Explain(cmd.Context(), err, "")
+				return err
 			}
 			if !ready {
 				return errNotReady{}
