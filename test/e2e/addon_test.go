@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -130,7 +132,8 @@ var (
 
 // TestAddonInstall: an Addon placed on the production clusters installs
 // its chart there with each cluster's values (the region from the
-// Cluster, more replicas where an override names the cluster), its CRD
+// Cluster, more replicas where an override names the cluster, a value a
+// ClusterOverridePolicy patches into the Addon for member1), its CRD
 // before its custom resource, its objects split over several Works, and
 // nothing in member2; uninstalling removes what it installed but the CRD
 // and the object marked to keep, as helm uninstall does.
@@ -139,15 +142,26 @@ func TestAddonInstall(t *testing.T) {
 	repo := chartrepo.Serve(t, tinyChart(t, "1.0.0", nil))
 	name, ns := "e2e-install", "e2e-addon-install"
 	removeAddon(t, name)
+	t.Cleanup(func() { _, _ = kubectlErr("", "delete", "clusteroverridepolicy", name, "--ignore-not-found") })
 	start := time.Now()
-	kubectl(t, addonYAML(name, repo.URL, "1.0.0", ns, `  values: {region: "${cluster.region}", widget: true, bulk: 2}
+	kubectl(t, `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterOverridePolicy
+metadata: {name: `+name+`}
+spec:
+  resourceSelectors: [{apiVersion: addons.mco-org.github.io/v1alpha1, kind: Addon, name: `+name+`}]
+  overrideRules:
+  - targetCluster: {clusterNames: [member1]}
+    overriders:
+      plaintext: [{path: /spec/values/region, operator: replace, value: overridden}]
+---
+`+addonYAML(name, repo.URL, "1.0.0", ns, `  values: {region: "${cluster.region}", widget: true, bulk: 2}
   overrides: [{clusterNames: [member3], values: {replicaCount: 2}}]
 `, "    clusterAffinity: {labelSelector: {matchLabels: {environment: production}}}"), "apply", "-f", "-")
 	waitAddon(t, name, map[string]string{"member1": "Healthy", "member3": "Healthy"}, 3*time.Minute)
 	t.Logf("kubectl apply of the Addon to Healthy on member1 and member3: %s", time.Since(start).Round(100*time.Millisecond))
 
 	ctx := context.Background()
-	for member, want := range map[string]string{"member1": "cn-north/1", "member3": "cn-south/2"} {
+	for member, want := range map[string]string{"member1": "overridden/1", "member3": "cn-south/2"} {
 		cm, err := memberClient(t, member).CoreV1().ConfigMaps(ns).Get(ctx, name+"-settings", metav1.GetOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", member, err)
@@ -162,6 +176,9 @@ func TestAddonInstall(t *testing.T) {
 	if _, err := memberClient(t, "member2").CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("member2, not production, has the release namespace: %v", err)
 	}
+	if mode := kubectl(t, "", "get", "cluster", "member3", "-o", "jsonpath={.spec.syncMode}"); mode != "Pull" {
+		t.Errorf("member3 is in %s mode: this test means to install on a Pull member too", mode)
+	}
 	waitInMembers(t, []string{"member1", "member3"}, []memberObject{
 		{GVR: crds, Name: "widgets.e2e.mco-org.github.io"}, {GVR: widgets, Namespace: ns, Name: name},
 	}, true)
@@ -173,6 +190,18 @@ func TestAddonInstall(t *testing.T) {
 	if len(works.Items) < 3 {
 		t.Errorf("member1 has %d Works of the add-on, want the objects split over at least 3", len(works.Items))
 	}
+	eventually(t, 30*time.Second, "mco-controller-manager's add-on metrics", func(ctx context.Context) (bool, string) {
+		resp, err := http.Get(framework.Env.MCO.ControllerManagerURL() + "/metrics")
+		if err != nil {
+			return false, err.Error()
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		text := string(raw)
+		want := `mco_addon_clusters{addon="` + name + `",phase="Healthy"} 2`
+		return strings.Contains(text, want) && strings.Contains(text, "mco_addon_renders_total ") &&
+			strings.Contains(text, `mco_addon_chart_fetches_total{result="success"}`), "want " + want
+	})
 	status := kubectl(t, "", "get", "addon", name)
 	if !strings.Contains(status, "2/2") {
 		t.Errorf("kubectl get addon shows no 2/2 healthy:\n%s", status)
