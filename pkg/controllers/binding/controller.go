@@ -327,7 +327,7 @@ func (b *Controller) removeStaleWorks(ctx context.Context, v *binding.View, targ
 		if err := b.deleteWork(ctx, w); err != nil {
 			return err
 		}
-		klog.FromContext(ctx).V(2).Info("Removed the work of a cluster no longer targeted", "binding", v.Key, "cluster", cluster)
+		klog.FromContext(ctx).V(2).Info("Removed a work no longer wanted", "binding", v.Key, "cluster", cluster, "work", w.Name)
 	}
 	return nil
 }

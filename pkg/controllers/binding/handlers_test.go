@@ -5,6 +5,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
@@ -80,5 +81,30 @@ func TestOwnerOfWorkFromDesiredWork(t *testing.T) {
 				t.Errorf("OwnerOf = %+v, %v; want %+v", got, ok, v.Key)
 			}
 		})
+	}
+}
+
+func TestSamePhases(t *testing.T) {
+	t.Parallel()
+	c := func(name, phase string) addonsv1alpha1.AddonClusterStatus {
+		return addonsv1alpha1.AddonClusterStatus{Name: name, Phase: addonsv1alpha1.AddonPhase(phase), Message: "any " + phase}
+	}
+	tests := []struct {
+		name string
+		a, b []addonsv1alpha1.AddonClusterStatus
+		want bool
+	}{
+		{"messages apart, the same phases", []addonsv1alpha1.AddonClusterStatus{c("m1", "Installing")},
+			[]addonsv1alpha1.AddonClusterStatus{{Name: "m1", Phase: "Installing", Message: "other"}}, true},
+		{"in another order", []addonsv1alpha1.AddonClusterStatus{c("m1", "Healthy"), c("m2", "Failed")},
+			[]addonsv1alpha1.AddonClusterStatus{c("m2", "Failed"), c("m1", "Healthy")}, true},
+		{"a phase changed", []addonsv1alpha1.AddonClusterStatus{c("m1", "Installing")}, []addonsv1alpha1.AddonClusterStatus{c("m1", "Healthy")}, false},
+		{"a cluster more", []addonsv1alpha1.AddonClusterStatus{c("m1", "Healthy")}, []addonsv1alpha1.AddonClusterStatus{c("m1", "Healthy"), c("m2", "")}, false},
+		{"another cluster", []addonsv1alpha1.AddonClusterStatus{c("m1", "Healthy")}, []addonsv1alpha1.AddonClusterStatus{c("m2", "Healthy")}, false},
+	}
+	for _, tt := range tests {
+		if got := samePhases(tt.a, tt.b); got != tt.want {
+			t.Errorf("%s: samePhases = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -58,15 +58,24 @@ func (e *Controller) appliedBefore(cached *workv1alpha1.Work) []workv1alpha1.Res
 // another Work of the same add-on holds them now or they are marked to be
 // kept (helm.sh/resource-policy: keep), which are released instead.
 func (e *Controller) prune(ctx context.Context, c *member.Clients, w *workv1alpha1.Work, before []workv1alpha1.ResourceIdentifier, manifests []*unstructured.Unstructured) error {
-	now := map[memberKey]bool{}
+	gone := dropped(before, manifests)
+	if len(gone) == 0 {
+		return nil
+	}
+	return e.deleteObjects(ctx, c, w, gone)
+}
+
+// dropped are the objects applied before (by their identifiers) that the
+// manifests no longer hold, whatever version they are named at, each once.
+func dropped(before []workv1alpha1.ResourceIdentifier, manifests []*unstructured.Unstructured) []*unstructured.Unstructured {
+	seen := map[memberKey]bool{}
 	for _, m := range manifests {
-		now[memberKeyOf(m)] = true
+		seen[memberKeyOf(m)] = true
 	}
 	var gone []*unstructured.Unstructured
-	seen := map[memberKey]bool{}
 	for _, id := range before {
 		k := memberKeyOfIdentifier(id)
-		if now[k] || seen[k] || id.Kind == "" || id.Name == "" {
+		if seen[k] || id.Kind == "" || id.Name == "" {
 			continue
 		}
 		seen[k] = true
@@ -77,10 +86,7 @@ func (e *Controller) prune(ctx context.Context, c *member.Clients, w *workv1alph
 		obj.SetName(id.Name)
 		gone = append(gone, obj)
 	}
-	if len(gone) == 0 {
-		return nil
-	}
-	return e.deleteObjects(ctx, c, w, gone)
+	return gone
 }
 
 // deleteObjects deletes objects of a Work from its member: those still
@@ -130,6 +136,13 @@ func (e *Controller) heldBySiblings(w *workv1alpha1.Work) map[memberKey]bool {
 	if err != nil {
 		return nil
 	}
+	return heldBy(w, siblings)
+}
+
+// heldBy are the objects the live Works among siblings, w apart, hold: an
+// object without a namespace counted in its Work's release namespace too,
+// where it was applied if namespaced.
+func heldBy(w *workv1alpha1.Work, siblings []*workv1alpha1.Work) map[memberKey]bool {
 	out := map[memberKey]bool{}
 	for _, s := range siblings {
 		if s.Name == w.Name || s.DeletionTimestamp != nil {
@@ -140,10 +153,9 @@ func (e *Controller) heldBySiblings(w *workv1alpha1.Work) map[memberKey]bool {
 			continue
 		}
 		for _, m := range manifests {
-			out[memberKeyOf(m)] = true
-			if m.GetNamespace() == "" {
-				// Defaulted to the release namespace when applied.
-				k := memberKeyOf(m)
+			k := memberKeyOf(m)
+			out[k] = true
+			if k.namespace == "" {
 				k.namespace = s.Annotations[addon.NamespaceAnnotation]
 				out[k] = true
 			}
