@@ -34,6 +34,12 @@ func (s *Scheduler) enqueueBinding(obj any) {
 	}
 }
 
+// schedulingSuspended tells whether the binding's spec.suspension.scheduling
+// keeps the scheduler away from it.
+func schedulingSuspended(spec *workv1alpha2.ResourceBindingSpec) bool {
+	return spec.Suspension != nil && spec.Suspension.Scheduling != nil && *spec.Suspension.Scheduling
+}
+
 func generationOf(obj any) int64 {
 	switch b := obj.(type) {
 	case *workv1alpha2.ResourceBinding:

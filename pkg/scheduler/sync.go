@@ -45,6 +45,13 @@ func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
 	if ev.moved {
 		return nil // the spec write queues the next pass, which writes status
 	}
+	if schedulingSuspended(b.Spec) {
+		// Kept as it is (a queueing system holds it); clearing the
+		// suspension changes the spec, which queues it again. Failover
+		// above still moves it off a failed cluster.
+		logger.V(4).Info("Scheduling suspended; binding left as it is")
+		return nil
+	}
 	// Decisions in a namespace with a FederatedResourceQuota are made one
 	// at a time, each against the others' written placements.
 	unlock := s.quotas.lock(k.Namespace)

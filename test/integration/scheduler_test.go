@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/utils/ptr"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
@@ -100,6 +101,31 @@ func TestSchedulerLoop(t *testing.T) {
 		!strings.Contains(cond.Message, "0/3 clusters are available") {
 		t.Errorf("unschedulable binding condition: %+v (%v)", cond, err)
 	}
+
+	// A binding whose scheduling is suspended (a queueing system holds it)
+	// is left alone, even with a probe created after it scheduled, until
+	// the suspension is cleared.
+	held := newBinding("held", 2)
+	held.Spec.Suspension = &workv1alpha2.Suspension{Scheduling: ptr.To(true)}
+	if _, err := client.WorkV1alpha2().ResourceBindings("default").Create(ctx, held, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.WorkV1alpha2().ResourceBindings("default").Create(ctx, newBinding("probe", 1), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitScheduled(t, client, "probe", func(b *workv1alpha2.ResourceBinding) bool { return sum(b.Spec.Clusters) == 1 })
+	held, err = client.WorkV1alpha2().ResourceBindings("default").Get(ctx, "held", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(held.Spec.Clusters) != 0 || held.Status.SchedulerObservedGeneration != 0 || len(held.Status.Conditions) != 0 {
+		t.Errorf("a binding with scheduling suspended was scheduled: %v %+v", held.Spec.Clusters, held.Status)
+	}
+	held.Spec.Suspension.Scheduling = nil
+	if _, err := client.WorkV1alpha2().ResourceBindings("default").Update(ctx, held, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitScheduled(t, client, "held", func(b *workv1alpha2.ResourceBinding) bool { return sum(b.Spec.Clusters) == 2 })
 
 	// The scheduler runs under a leader lease.
 	lease := s.MustKubectl(t, "", "get", "lease", "-n", "kube-system", "mco-scheduler", "-o", "jsonpath={.spec.holderIdentity}")
