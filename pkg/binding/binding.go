@@ -161,6 +161,20 @@ func (s *Store) Get(k Key) (*View, error) {
 	return viewOfRB(rb.DeepCopy()), nil
 }
 
+// SchedulePriority is a ResourceBinding's priority in the scheduling
+// queue, read from the cache without a copy (0 when it has none, is not
+// cached, or is a ClusterResourceBinding, which never has one).
+func (s *Store) SchedulePriority(k Key) int32 {
+	if k.Namespace == "" {
+		return 0
+	}
+	rb, err := s.RB.ResourceBindings(k.Namespace).Get(k.Name)
+	if err != nil || rb.Spec.SchedulePriority == nil {
+		return 0
+	}
+	return rb.Spec.SchedulePriority.Priority
+}
+
 // wroteRB remembers what a write of the Store returned and views a copy.
 func (s *Store) wroteRB(rb *workv1alpha2.ResourceBinding) *View {
 	if s.rbOwn != nil {

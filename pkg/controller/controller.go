@@ -41,12 +41,20 @@ type Option func(*options)
 
 type options struct {
 	baseDelay, maxDelay time.Duration
+	priority            any // func(K) int32
 }
 
 // WithBackoff sets the per-key exponential back-off (defaults 5ms..1000s as
 // client-go's controller rate limiter, capped here at 30s).
 func WithBackoff(base, max time.Duration) Option {
 	return func(o *options) { o.baseDelay, o.maxDelay = base, max }
+}
+
+// WithPriority makes the queue hand out keys of higher priority first,
+// in arrival order within a priority (priority must be a func(K) int32
+// of the controller's key type, cheap: it is read when a key is added).
+func WithPriority[K comparable](priority func(K) int32) Option {
+	return func(o *options) { o.priority = priority }
 }
 
 // New returns a controller named name (the queue's name in logs and metrics).
@@ -59,11 +67,19 @@ func New[K comparable](name string, sync func(context.Context, K) error, opts ..
 		workqueue.NewTypedItemExponentialFailureRateLimiter[K](o.baseDelay, o.maxDelay),
 		&workqueue.TypedBucketRateLimiter[K]{Limiter: newBucket()},
 	)
+	cfg := workqueue.TypedRateLimitingQueueConfig[K]{Name: name}
+	if priority, ok := o.priority.(func(K) int32); ok {
+		cfg.DelayingQueue = workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[K]{
+			Name: name,
+			Queue: workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[K]{
+				Name: name, Queue: newPriorityQueue(priority),
+			}),
+		})
+	}
 	return &Controller[K]{
-		name: name,
-		sync: sync,
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(limiter,
-			workqueue.TypedRateLimitingQueueConfig[K]{Name: name}),
+		name:  name,
+		sync:  sync,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(limiter, cfg),
 	}
 }
 

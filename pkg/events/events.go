@@ -20,6 +20,7 @@ import (
 // Reasons (Karmada's names).
 const (
 	ApplyPolicySucceed      = "ApplyPolicySucceed"
+	ApplyPolicyFailed       = "ApplyPolicyFailed"
 	PreemptPolicySucceed    = "PreemptPolicySucceed"
 	ScheduleBindingSucceed  = "ScheduleBindingSucceed"
 	ScheduleBindingFailed   = "ScheduleBindingFailed"

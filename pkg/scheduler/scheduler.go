@@ -77,7 +77,8 @@ func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string,
 		limiter:       newEvictionLimiter(eviction),
 		quotas:        &quotaGuard{quotas: quotas.Lister(), locks: map[string]*sync.Mutex{}},
 	}
-	s.loop = controller.New("scheduler", s.sync)
+	// Higher schedulePriority first, FIFO within a priority (Karmada's queue).
+	s.loop = controller.New("scheduler", s.sync, controller.WithPriority(bindings.SchedulePriority))
 	s.loop.WaitFor(rbs.Informer().HasSynced, crbs.Informer().HasSynced, clusters.Informer().HasSynced, quotas.Informer().HasSynced)
 	handlers := []struct {
 		informer cache.SharedIndexInformer

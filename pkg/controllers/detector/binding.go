@@ -70,6 +70,7 @@ func mergeSpec(have *workv1alpha2.ResourceBindingSpec, want workv1alpha2.Resourc
 	have.Failover = want.Failover
 	have.ConflictResolution = want.ConflictResolution
 	have.PreserveResourcesOnDeletion = want.PreserveResourcesOnDeletion
+	have.SchedulePriority = want.SchedulePriority
 	if want.Suspension == nil {
 		if have.Suspension != nil {
 			have.Suspension.Suspension = policyv1alpha1.Suspension{}

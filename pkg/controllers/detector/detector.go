@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
@@ -40,6 +41,7 @@ import (
 // Detector is the detector controller.
 type Detector struct {
 	mco       mcoclient.Interface
+	kube      kubernetes.Interface
 	dynamic   dynamic.Interface
 	templates *template.Resources
 	pp        policylisters.PropagationPolicyLister
@@ -58,7 +60,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	pp := c.MCOInformers.Policy().V1alpha1().PropagationPolicies()
 	cpp := c.MCOInformers.Policy().V1alpha1().ClusterPropagationPolicies()
 	d := &Detector{
-		mco: c.MCO, dynamic: c.Dynamic, templates: c.Templates,
+		mco: c.MCO, kube: c.Kube, dynamic: c.Dynamic, templates: c.Templates,
 		pp: pp.Lister(), cpp: cpp.Lister(), bindings: c.Bindings, workers: c.Workers, recorder: c.NewRecorder(),
 		interp: c.Interpreter, scripts: c.Scripts,
 	}
@@ -178,6 +180,9 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 		return fmt.Errorf("%s %s/%s: %w", obj.GetKind(), obj.GetNamespace(), obj.GetName(), err)
 	}
 	want := desiredSpec(obj, w, policySpec(chosen))
+	if want.SchedulePriority, err = d.schedulePriority(ctx, obj, policySpec(chosen), c); err != nil {
+		return err
+	}
 	// Point at the template's last change that matters: mco's own status
 	// writes on the template are no reason to touch the binding.
 	want.Resource.ResourceVersion = d.templates.EffectiveResourceVersion(obj)
