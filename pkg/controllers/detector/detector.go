@@ -46,6 +46,8 @@ type Detector struct {
 	templates *template.Resources
 	pp        policylisters.PropagationPolicyLister
 	cpp       policylisters.ClusterPropagationPolicyLister
+	op        policylisters.OverridePolicyLister
+	cop       policylisters.ClusterOverridePolicyLister
 	bindings  *binding.Store
 	loop      *controller.Controller[template.Key]
 	policies  *controller.Controller[policyKey]
@@ -59,14 +61,16 @@ type Detector struct {
 func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	pp := c.MCOInformers.Policy().V1alpha1().PropagationPolicies()
 	cpp := c.MCOInformers.Policy().V1alpha1().ClusterPropagationPolicies()
+	op := c.MCOInformers.Policy().V1alpha1().OverridePolicies()
+	cop := c.MCOInformers.Policy().V1alpha1().ClusterOverridePolicies()
 	d := &Detector{
 		mco: c.MCO, kube: c.Kube, dynamic: c.Dynamic, templates: c.Templates,
-		pp: pp.Lister(), cpp: cpp.Lister(), bindings: c.Bindings, workers: c.Workers, recorder: c.NewRecorder(),
+		pp: pp.Lister(), cpp: cpp.Lister(), op: op.Lister(), cop: cop.Lister(), bindings: c.Bindings, workers: c.Workers, recorder: c.NewRecorder(),
 		interp: c.Interpreter, scripts: c.Scripts,
 	}
 	d.loop = controller.New("detector", d.sync)
 	d.policies = controller.New("detector-policy", d.syncPolicy)
-	d.loop.WaitFor(pp.Informer().HasSynced, cpp.Informer().HasSynced)
+	d.loop.WaitFor(pp.Informer().HasSynced, cpp.Informer().HasSynced, op.Informer().HasSynced, cop.Informer().HasSynced)
 	d.policies.WaitFor(pp.Informer().HasSynced, cpp.Informer().HasSynced)
 	d.loop.WaitFor(c.Templates.HasSynced, c.Customizations.HasSynced)
 	d.policies.WaitFor(c.Templates.HasSynced)
@@ -83,6 +87,11 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	for _, inf := range []cache.SharedIndexInformer{pp.Informer(), cpp.Informer()} {
 		if _, err := inf.AddEventHandler(d.policyHandler()); err != nil {
 			return nil, fmt.Errorf("watch policies: %w", err)
+		}
+	}
+	for _, inf := range []cache.SharedIndexInformer{op.Informer(), cop.Informer()} {
+		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: d.overrideAdded}); err != nil {
+			return nil, fmt.Errorf("watch override policies: %w", err)
 		}
 	}
 	rbs := c.MCOInformers.Work().V1alpha2().ResourceBindings().Informer()
@@ -128,6 +137,12 @@ func (d *Detector) sync(ctx context.Context, k template.Key) error {
 			return nil
 		}
 		return d.release(ctx, obj)
+	}
+	if missing := d.missingOverrides(chosen); len(missing) > 0 {
+		// Held, unclaimed, until they exist (their creation queues the
+		// policy again): no member gets the template without them.
+		klog.FromContext(ctx).V(2).Info("Waiting for dependent overrides", "template", k, "policy", claimFor(chosen).String(), "missing", missing)
+		return nil
 	}
 	c := claimFor(chosen)
 	if setClaim(obj, c) {

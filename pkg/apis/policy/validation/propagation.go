@@ -97,6 +97,11 @@ func validatePropagationSpec(spec *policyv1alpha1.PropagationSpec, namespace str
 	allErrs = append(allErrs, validateFailover(spec.Failover, fldPath.Child("failover"))...)
 	allErrs = append(allErrs, validateSuspension(spec.Suspension, fldPath.Child("suspension"))...)
 	allErrs = append(allErrs, validateSchedulePriority(spec.SchedulePriority, fldPath.Child("schedulePriority"))...)
+	for i, name := range spec.DependentOverrides {
+		for _, msg := range apivalidation.NameIsDNSSubdomain(name, false) {
+			allErrs = append(allErrs, field.Invalid(fldPath.Child("dependentOverrides").Index(i), name, msg))
+		}
+	}
 	return allErrs
 }
 

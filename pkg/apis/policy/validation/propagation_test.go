@@ -199,6 +199,13 @@ func TestValidatePropagationPolicy(t *testing.T) {
 			want: []fieldErr{required("spec.schedulePriority.priorityClassSource"), invalid("spec.schedulePriority.priorityClassName")},
 		},
 		{
+			name: "Dependent overrides name OverridePolicies; a name no object can have is rejected.",
+			edit: func(p *policyv1alpha1.PropagationPolicy) {
+				p.Spec.DependentOverrides = []string{"registry-mirror", "Not_A_Name"}
+			},
+			want: []fieldErr{invalid("spec.dependentOverrides[1]")},
+		},
+		{
 			name: "Placement errors are reported under spec.placement.",
 			edit: func(p *policyv1alpha1.PropagationPolicy) {
 				p.Spec.Placement.ClusterAffinities = []policyv1alpha1.ClusterAffinityTerm{{AffinityName: "primary"}}
