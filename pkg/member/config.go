@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sort"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -49,6 +50,9 @@ func restConfig(c *clusterv1alpha1.Cluster, secret *corev1.Secret, qps float32, 
 			return nil, fmt.Errorf("cluster %s spec.proxyURL: %w", c.Name, err)
 		}
 		cfg.Proxy = u
+		if len(c.Spec.ProxyHeader) > 0 {
+			cfg.Wrap(withProxyHeaders(proxyHeaders(c.Spec.ProxyHeader)))
+		}
 	}
 	return cfg, nil
 }
@@ -59,6 +63,14 @@ func restConfig(c *clusterv1alpha1.Cluster, secret *corev1.Secret, qps float32, 
 func fingerprint(c *clusterv1alpha1.Cluster, secret *corev1.Secret) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s|%v|%s|", c.Spec.APIEndpoint, c.Spec.InsecureSkipTLSVerification, c.Spec.ProxyURL)
+	keys := make([]string, 0, len(c.Spec.ProxyHeader))
+	for k := range c.Spec.ProxyHeader {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(h, "%s=%s|", k, c.Spec.ProxyHeader[k])
+	}
 	h.Write(secret.Data[clusterv1alpha1.SecretTokenKey])
 	h.Write([]byte{0})
 	h.Write(secret.Data[clusterv1alpha1.SecretCADataKey])
