@@ -55,6 +55,8 @@ type Detector struct {
 	interp    *interpreter.Interpreter
 	scripts   *shared.ScriptReporter
 	workers   int
+	// activated are the templates a Lazy policy may reach now.
+	activated *activations
 }
 
 // New builds the detector and registers its informer handlers.
@@ -66,7 +68,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	d := &Detector{
 		mco: c.MCO, kube: c.Kube, dynamic: c.Dynamic, templates: c.Templates,
 		pp: pp.Lister(), cpp: cpp.Lister(), op: op.Lister(), cop: cop.Lister(), bindings: c.Bindings, workers: c.Workers, recorder: c.NewRecorder(),
-		interp: c.Interpreter, scripts: c.Scripts,
+		interp: c.Interpreter, scripts: c.Scripts, activated: newActivations(),
 	}
 	d.loop = controller.New("detector", d.sync)
 	d.policies = controller.New("detector-policy", d.syncPolicy)
@@ -112,7 +114,7 @@ func (d *Detector) run(ctx context.Context) error {
 
 // sync claims one template for the policy that selects it and keeps its
 // binding, or deletes the binding once the template is gone.
-func (d *Detector) sync(ctx context.Context, k template.Key) error {
+func (d *Detector) sync(ctx context.Context, k template.Key) (err error) {
 	if skipped(k) {
 		return nil
 	}
@@ -130,6 +132,12 @@ func (d *Detector) sync(ctx context.Context, k template.Key) error {
 		return d.deleteBinding(ctx, k)
 	}
 	obj := cached.DeepCopy()
+	activated := d.activated.take(k)
+	defer func() {
+		if err != nil && activated {
+			d.activated.mark(k) // tried again with the change still to apply
+		}
+	}()
 	current := claimOf(obj.GetLabels(), obj.GetAnnotations())
 	chosen, ok, preempted := choosePolicy(obj, current, d.candidates(obj.GetNamespace()))
 	if !ok {
@@ -156,6 +164,10 @@ func (d *Detector) sync(ctx context.Context, k template.Key) error {
 		} else {
 			d.recorder.Eventf(obj, corev1.EventTypeNormal, events.ApplyPolicySucceed, "Apply policy %s succeed", c)
 		}
+	}
+	if lazy(chosen) && !activated {
+		// The policy reaches the template at its next change.
+		return nil
 	}
 	return d.ensureBinding(ctx, obj, chosen, c)
 }
@@ -290,13 +302,26 @@ func keyObject(k template.Key) *unstructured.Unstructured {
 // status (status writes of the status controller would loop otherwise).
 func (d *Detector) templateHandler() cache.ResourceEventHandler {
 	return cache.ResourceEventHandlerFuncs{
-		AddFunc: d.enqueueTemplate,
+		AddFunc: func(obj any) {
+			d.activate(obj)
+			d.enqueueTemplate(obj)
+		},
 		UpdateFunc: func(oldObj, newObj any) {
+			if userChanged(oldObj, newObj) {
+				d.activate(newObj)
+			}
 			if specOrMetaChanged(oldObj, newObj) {
 				d.enqueueTemplate(newObj)
 			}
 		},
 		DeleteFunc: d.enqueueTemplate,
+	}
+}
+
+// activate marks a template as changed, for Lazy policies.
+func (d *Detector) activate(obj any) {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		d.activated.mark(template.KeyOf(u))
 	}
 }
 
@@ -382,7 +407,9 @@ func (d *Detector) bindingDeleted(obj any) {
 		u := &unstructured.Unstructured{}
 		u.SetAPIVersion(v.Resource.APIVersion)
 		u.SetKind(v.Resource.Kind)
-		d.loop.Enqueue(template.Key{GVK: u.GroupVersionKind(), Namespace: v.Resource.Namespace, Name: v.Resource.Name})
+		k := template.Key{GVK: u.GroupVersionKind(), Namespace: v.Resource.Namespace, Name: v.Resource.Name}
+		d.activated.mark(k) // a Lazy policy makes it again too
+		d.loop.Enqueue(k)
 	}
 }
 
