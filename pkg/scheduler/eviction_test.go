@@ -67,7 +67,7 @@ func TestEvictionRequests(t *testing.T) {
 // a placement without the cluster; the tasks carry Karmada's fields.
 func TestEvictionPlacement(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	fw, err := plugins.NewDefaultFramework()
+	fw, err := plugins.NewDefaultFramework(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,13 +51,16 @@ type Scheduler struct {
 // New builds the loop over a client of mco-apiserver; decisions are
 // recorded as Events with recorder.
 func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string, recorder record.EventRecorder, eviction EvictionOptions) (*Scheduler, error) {
-	fw, err := plugins.NewDefaultFramework()
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTransform(controller.DropManagedFields))
+	rbs := factory.Work().V1alpha2().ResourceBindings()
+	if err := indexWorkloadGroups(rbs.Informer()); err != nil {
+		return nil, fmt.Errorf("scheduler: %w", err)
+	}
+	fw, err := plugins.NewDefaultFramework(workloadPeers{indexer: rbs.Informer().GetIndexer()})
 	if err != nil {
 		return nil, fmt.Errorf("scheduler framework: %w", err)
 	}
 	fw.SetObserver(m)
-	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTransform(controller.DropManagedFields))
-	rbs := factory.Work().V1alpha2().ResourceBindings()
 	crbs := factory.Work().V1alpha2().ClusterResourceBindings()
 	clusters := factory.Cluster().V1alpha1().Clusters()
 	quotas := factory.Policy().V1alpha1().FederatedResourceQuotas()

@@ -107,7 +107,7 @@ var benchModes = []struct {
 // BenchmarkSchedule measures one whole decision (filter, score, select,
 // divide) for one binding over fleets of 100, 1000 and 5000 clusters.
 func BenchmarkSchedule(b *testing.B) {
-	fw, err := plugins.NewDefaultFramework()
+	fw, err := plugins.NewDefaultFramework(nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -33,7 +33,7 @@ import (
 // outlive the object (run with -race).
 func TestSchedulerSeesReplacedClusters(t *testing.T) {
 	t.Parallel()
-	fw, err := plugins.NewDefaultFramework()
+	fw, err := plugins.NewDefaultFramework(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,7 +122,7 @@ func TestScheduleFilters(t *testing.T) {
 
 func TestScheduleErrors(t *testing.T) {
 	t.Parallel()
-	fw, err := plugins.NewDefaultFramework()
+	fw, err := plugins.NewDefaultFramework(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

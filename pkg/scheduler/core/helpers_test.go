@@ -77,7 +77,7 @@ func run(t *testing.T, cases []scheduleCase) {
 // schedule makes one decision for the binding with the default plugins.
 func schedule(t *testing.T, rb *workv1alpha2.ResourceBinding, clusters []*clusterv1alpha1.Cluster) (core.Result, error) {
 	t.Helper()
-	fw, err := plugins.NewDefaultFramework()
+	fw, err := plugins.NewDefaultFramework(nil)
 	if err != nil {
 		t.Fatalf("default framework: %v", err)
 	}

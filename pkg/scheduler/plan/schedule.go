@@ -76,7 +76,7 @@ func Schedule(ctx context.Context, clusters []*clusterv1alpha1.Cluster, docs []D
 	if err != nil {
 		return nil, err
 	}
-	fw, err := plugins.NewDefaultFramework()
+	fw, err := plugins.NewDefaultFramework(nil) // a preview knows no other workload
 	if err != nil {
 		return nil, fmt.Errorf("build the scheduler framework: %w", err)
 	}

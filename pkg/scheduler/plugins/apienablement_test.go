@@ -174,7 +174,7 @@ func BenchmarkAPIEnablementLongLists(b *testing.B) {
 		}
 		for _, kind := range []string{"apps/v1 Deployment", "g40.example.io/v1 KindC"} {
 			b.Run(fmt.Sprintf("%s/%d", kind, n), func(b *testing.B) {
-				fw, err := framework.New(plugins.NewRegistry(), []string{plugins.APIEnablementName})
+				fw, err := framework.New(plugins.NewRegistry(nil), []string{plugins.APIEnablementName})
 				if err != nil {
 					b.Fatal(err)
 				}

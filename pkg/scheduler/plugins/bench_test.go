@@ -73,7 +73,7 @@ func benchBinding() *builders.BindingBuilder {
 func BenchmarkFilter(b *testing.B) {
 	for _, n := range []int{1000, 5000} {
 		b.Run(fmt.Sprintf("clusters=%d", n), func(b *testing.B) {
-			fw, err := plugins.NewDefaultFramework()
+			fw, err := plugins.NewDefaultFramework(nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func BenchmarkFilter(b *testing.B) {
 func BenchmarkFilterScoreSelect(b *testing.B) {
 	for _, n := range []int{1000, 5000} {
 		b.Run(fmt.Sprintf("clusters=%d", n), func(b *testing.B) {
-			fw, err := plugins.NewDefaultFramework()
+			fw, err := plugins.NewDefaultFramework(nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -25,21 +25,24 @@ var DefaultPlugins = []string{
 	TaintTolerationName,
 	ClusterAffinityName,
 	ClusterEvictionName,
+	WorkloadAffinityName,
 	ClusterLocalityName,
 }
 
-// NewRegistry returns the built-in plugins by name.
-func NewRegistry() framework.Registry {
+// NewRegistry returns the built-in plugins by name; peers tell the
+// WorkloadAffinity filter where other workloads run (nil: nowhere known).
+func NewRegistry(peers WorkloadPeers) framework.Registry {
 	return framework.Registry{
-		APIEnablementName:   NewAPIEnablement,
-		TaintTolerationName: NewTaintToleration,
-		ClusterAffinityName: NewClusterAffinity,
-		ClusterEvictionName: NewClusterEviction,
-		ClusterLocalityName: NewClusterLocality,
+		APIEnablementName:    NewAPIEnablement,
+		TaintTolerationName:  NewTaintToleration,
+		ClusterAffinityName:  NewClusterAffinity,
+		ClusterEvictionName:  NewClusterEviction,
+		WorkloadAffinityName: NewWorkloadAffinity(peers),
+		ClusterLocalityName:  NewClusterLocality,
 	}
 }
 
 // NewDefaultFramework builds a framework running DefaultPlugins.
-func NewDefaultFramework() (*framework.Framework, error) {
-	return framework.New(NewRegistry(), DefaultPlugins)
+func NewDefaultFramework(peers WorkloadPeers) (*framework.Framework, error) {
+	return framework.New(NewRegistry(peers), DefaultPlugins)
 }

@@ -31,7 +31,7 @@ import (
 
 func TestRegistryNamesEveryPluginByItsName(t *testing.T) {
 	t.Parallel()
-	registry := plugins.NewRegistry()
+	registry := plugins.NewRegistry(nil)
 	if len(registry) != len(plugins.DefaultPlugins) {
 		t.Errorf("registry has %d plugins, DefaultPlugins lists %d", len(registry), len(plugins.DefaultPlugins))
 	}
@@ -44,11 +44,11 @@ func TestRegistryNamesEveryPluginByItsName(t *testing.T) {
 
 func TestDefaultFrameworkOrder(t *testing.T) {
 	t.Parallel()
-	fw, err := plugins.NewDefaultFramework()
+	fw, err := plugins.NewDefaultFramework(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFilters := []string{"APIEnablement", "TaintToleration", "ClusterAffinity", "ClusterEviction"}
+	wantFilters := []string{"APIEnablement", "TaintToleration", "ClusterAffinity", "ClusterEviction", "WorkloadAffinity"}
 	if got := fw.FilterPluginNames(); !slices.Equal(got, wantFilters) {
 		t.Errorf("filters = %q, want %q", got, wantFilters)
 	}
@@ -59,7 +59,7 @@ func TestDefaultFrameworkOrder(t *testing.T) {
 
 func TestDefaultFrameworkExplainsWhyNothingFits(t *testing.T) {
 	t.Parallel()
-	fw, err := plugins.NewDefaultFramework()
+	fw, err := plugins.NewDefaultFramework(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestDefaultFrameworkExplainsWhyNothingFits(t *testing.T) {
 
 func TestDefaultFrameworkKeepsFeasibleClustersAndScoresLocality(t *testing.T) {
 	t.Parallel()
-	fw, err := plugins.NewDefaultFramework()
+	fw, err := plugins.NewDefaultFramework(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,6 +56,12 @@ func (b *BindingBuilder) WithReplicas(replicas int32) *BindingBuilder {
 	return b
 }
 
+// WithWorkloadGroups sets spec.workloadAffinityGroups.
+func (b *BindingBuilder) WithWorkloadGroups(affinity, antiAffinity string) *BindingBuilder {
+	b.binding.Spec.WorkloadAffinityGroups = &workv1alpha2.WorkloadAffinityGroups{AffinityGroup: affinity, AntiAffinityGroup: antiAffinity}
+	return b
+}
+
 // ScheduledTo appends a previous result entry to spec.clusters.
 func (b *BindingBuilder) ScheduledTo(cluster string, replicas int32) *BindingBuilder {
 	b.binding.Spec.Clusters = append(b.binding.Spec.Clusters, workv1alpha2.TargetCluster{Name: cluster, Replicas: replicas})
