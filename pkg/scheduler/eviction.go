@@ -33,9 +33,21 @@ type evictionRequest struct {
 // evictionRequests lists the binding's clusters that must be left, and,
 // for taints tolerated for a while (tolerationSeconds), how long until the
 // next one is due (0 when none is pending).
-func evictionRequests(spec *workv1alpha2.ResourceBindingSpec, clusters []*clusterv1alpha1.Cluster, now time.Time) ([]evictionRequest, time.Duration) {
+func evictionRequests(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.ResourceBindingStatus, clusters []*clusterv1alpha1.Cluster, now time.Time) ([]evictionRequest, time.Duration) {
 	if len(spec.Clusters) == 0 {
 		return nil, 0
+	}
+	// The state to carry into the new clusters, read from the copy left
+	// (failover.cluster.statePreservation).
+	var preserve *policyv1alpha1.StatePreservation
+	if f := spec.Failover; f != nil && f.Cluster != nil {
+		preserve = f.Cluster.StatePreservation
+	}
+	items := map[string]workv1alpha2.AggregatedStatusItem{}
+	if preserve != nil && status != nil {
+		for _, it := range status.AggregatedStatus {
+			items[it.ClusterName] = it
+		}
 	}
 	byName := make(map[string]*clusterv1alpha1.Cluster, len(clusters))
 	for _, c := range clusters {
@@ -59,7 +71,8 @@ func evictionRequests(spec *workv1alpha2.ResourceBindingSpec, clusters []*cluste
 			wait, evict := untoleratedFor(tolerations, taint, now)
 			if evict {
 				out = append(out, evictionRequest{cluster: tc.Name, reason: workv1alpha2.EvictionReasonTaintUntolerated, producer: workv1alpha2.EvictionProducerTaintManager,
-					why: fmt.Sprintf("taint %s:%s not tolerated", taintString(taint), taint.Effect), purge: clusterPurgeMode(spec)})
+					why: fmt.Sprintf("taint %s:%s not tolerated", taintString(taint), taint.Effect), purge: clusterPurgeMode(spec),
+					preserved: preservedState(preserve, items[tc.Name])})
 				break
 			}
 			if wait > 0 && (next == 0 || wait < next) {
@@ -122,6 +135,10 @@ func evictedSpec(spec *workv1alpha2.ResourceBindingSpec, reqs []evictionRequest,
 			leaving[r.cluster] = r
 		}
 	}
+	before := make([]string, 0, len(spec.Clusters))
+	for _, tc := range spec.Clusters {
+		before = append(before, tc.Name)
+	}
 	out.Clusters = out.Clusters[:0]
 	for _, tc := range spec.Clusters {
 		r, ok := leaving[tc.Name]
@@ -141,6 +158,11 @@ func evictedSpec(spec *workv1alpha2.ResourceBindingSpec, reqs []evictionRequest,
 			PreservedLabelState: r.preserved,
 			CreationTimestamp:   &now,
 		})
+		if len(r.preserved) > 0 {
+			// The preserved state goes only to clusters new after this
+			// failover, never to those that ran the workload already.
+			out.GracefulEvictionTasks[len(out.GracefulEvictionTasks)-1].ClustersBeforeFailover = append([]string(nil), before...)
+		}
 	}
 	return out
 }

@@ -2,15 +2,18 @@ package scheduler
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/scheduler/core"
 	"github.com/mco-org/mco/pkg/scheduler/plugins"
 	"github.com/mco-org/mco/pkg/testing/builders"
@@ -51,7 +54,7 @@ func TestEvictionRequests(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := tc.binding.Build()
-			reqs, next := evictionRequests(&b.Spec, clusters, now)
+			reqs, next := evictionRequests(&b.Spec, &b.Status, clusters, now)
 			var got []string
 			for _, r := range reqs {
 				got = append(got, r.cluster)
@@ -78,7 +81,7 @@ func TestEvictionPlacement(t *testing.T) {
 	t.Run("divided over two: all replicas to the survivor", func(t *testing.T) {
 		b := builders.NewBinding("web").WithReplicas(4).Divided(policyv1alpha1.ReplicaDivisionPreferenceWeighted).
 			WithClusterNames("member1", "member2").ScheduledTo("member1", 2).ScheduledTo("member2", 2).Build()
-		reqs, _ := evictionRequests(&b.Spec, fleet, now)
+		reqs, _ := evictionRequests(&b.Spec, &b.Status, fleet, now)
 		trial := evictedSpec(&b.Spec, reqs, metav1.NewTime(now))
 		res, err := sched.Schedule(context.Background(), core.Input{Spec: trial, Status: &b.Status, UID: "u", Clusters: fleet})
 		if err != nil || !placesReplicas(res.Clusters, trial.Replicas) {
@@ -95,7 +98,7 @@ func TestEvictionPlacement(t *testing.T) {
 	})
 	t.Run("only the tainted cluster allowed: no placement, stays", func(t *testing.T) {
 		b := builders.NewBinding("web").WithReplicas(4).WithClusterNames("member2").ScheduledTo("member2", 4).Build()
-		reqs, _ := evictionRequests(&b.Spec, fleet, now)
+		reqs, _ := evictionRequests(&b.Spec, &b.Status, fleet, now)
 		trial := evictedSpec(&b.Spec, reqs, metav1.NewTime(now))
 		res, err := sched.Schedule(context.Background(), core.Input{Spec: trial, Status: &b.Status, UID: "u", Clusters: fleet})
 		if err == nil && placesReplicas(res.Clusters, trial.Replicas) {
@@ -105,7 +108,7 @@ func TestEvictionPlacement(t *testing.T) {
 	t.Run("purge mode from the policy's cluster failover", func(t *testing.T) {
 		b := builders.NewBinding("web").WithReplicas(1).ScheduledTo("member2", 1).Build()
 		b.Spec.Failover = &policyv1alpha1.FailoverBehavior{Cluster: &policyv1alpha1.ClusterFailoverBehavior{PurgeMode: policyv1alpha1.PurgeModeDirectly}}
-		reqs, _ := evictionRequests(&b.Spec, fleet, now)
+		reqs, _ := evictionRequests(&b.Spec, &b.Status, fleet, now)
 		if got := evictedSpec(&b.Spec, reqs, metav1.NewTime(now)).GracefulEvictionTasks[0].PurgeMode; got != policyv1alpha1.PurgeModeDirectly {
 			t.Fatalf("purge mode %s", got)
 		}
@@ -151,5 +154,32 @@ func TestEvictionRetryAfter(t *testing.T) {
 		if got := l.retryAfter(tc.clusters, tc.queued); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
+	}
+}
+
+// A cluster failover carries failover.cluster.statePreservation's values
+// from the copy left, and names the clusters that ran the workload
+// before, which do not get them.
+func TestClusterFailoverPreservesState(t *testing.T) {
+	now := time.Now()
+	tainted := &clusterv1alpha1.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "member2"},
+		Spec: clusterv1alpha1.ClusterSpec{Taints: []corev1.Taint{{Key: "cluster.karmada.io/not-ready", Effect: corev1.TaintEffectNoExecute}}}}
+	b := builders.NewBinding("a").ScheduledTo("member1", 1).ScheduledTo("member2", 1).Build()
+	b.Spec.Failover = &policyv1alpha1.FailoverBehavior{Cluster: &policyv1alpha1.ClusterFailoverBehavior{
+		StatePreservation: &policyv1alpha1.StatePreservation{Rules: []policyv1alpha1.StatePreservationRule{
+			{AliasLabelName: "example.com/leader", JSONPath: "{.leader}"}}}}}
+	b.Status.AggregatedStatus = []workv1alpha2.AggregatedStatusItem{{ClusterName: "member2",
+		Status: &runtime.RawExtension{Raw: []byte(`{"leader":"pod-7"}`)}}}
+	reqs, _ := evictionRequests(&b.Spec, &b.Status, []*clusterv1alpha1.Cluster{tainted}, now)
+	if len(reqs) != 1 || reqs[0].preserved["example.com/leader"] != "pod-7" {
+		t.Fatalf("requests %+v", reqs)
+	}
+	out := evictedSpec(&b.Spec, reqs, metav1.NewTime(now))
+	if len(out.GracefulEvictionTasks) != 1 {
+		t.Fatalf("tasks %+v", out.GracefulEvictionTasks)
+	}
+	task := out.GracefulEvictionTasks[0]
+	if task.PreservedLabelState["example.com/leader"] != "pod-7" || strings.Join(task.ClustersBeforeFailover, ",") != "member1,member2" {
+		t.Errorf("task %+v", task)
 	}
 }

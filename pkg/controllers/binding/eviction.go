@@ -1,6 +1,8 @@
 package binding
 
 import (
+	"slices"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
@@ -23,10 +25,11 @@ func keptOnEviction(tasks []workv1alpha2.GracefulEvictionTask) []string {
 
 // addPreservedLabels puts on the manifest for cluster the state that
 // failover preserved from the clusters it left (statePreservation), as
-// labels, so the workload can resume where it was.
+// labels, so the workload can resume where it was: only on a cluster new
+// after that failover (not among the task's clustersBeforeFailover).
 func addPreservedLabels(manifest *unstructured.Unstructured, tasks []workv1alpha2.GracefulEvictionTask, cluster string) {
 	for _, t := range tasks {
-		if t.FromCluster == cluster || len(t.PreservedLabelState) == 0 {
+		if t.FromCluster == cluster || len(t.PreservedLabelState) == 0 || slices.Contains(t.ClustersBeforeFailover, cluster) {
 			continue
 		}
 		labels := manifest.GetLabels()

@@ -387,3 +387,15 @@ func TestAddPreservedLabels(t *testing.T) {
 		t.Fatalf("labels %v", got)
 	}
 }
+
+func TestAddPreservedLabelsOnlyToNewClusters(t *testing.T) {
+	tasks := []workv1alpha2.GracefulEvictionTask{{FromCluster: "member2", PreservedLabelState: map[string]string{"state": "2"},
+		ClustersBeforeFailover: []string{"member1", "member2"}}}
+	for cluster, want := range map[string]bool{"member1": false, "member3": true} {
+		m := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "web"}}}
+		addPreservedLabels(m, tasks, cluster)
+		if _, got := m.GetLabels()["state"]; got != want {
+			t.Errorf("%s got the preserved state: %v, want %v", cluster, got, want)
+		}
+	}
+}
