@@ -98,7 +98,13 @@ func (s *Scheduler) Schedule(ctx context.Context, in Input) (Result, error) {
 	terms := affinityTerms(placement, in.Status)
 	var errs []error
 	for _, term := range terms {
-		clusters, err := s.scheduleTerm(ctx, in, placement, term.affinity)
+		var clusters []workv1alpha2.TargetCluster
+		var err error
+		if len(term.overflow) > 0 {
+			clusters, err = s.scheduleOverflow(ctx, in, placement, term)
+		} else {
+			clusters, err = s.scheduleTerm(ctx, in, placement, term.affinity)
+		}
 		if err == nil {
 			return Result{Clusters: clusters, AffinityName: term.name}, nil
 		}
@@ -117,6 +123,9 @@ func (s *Scheduler) Schedule(ctx context.Context, in Input) (Result, error) {
 type term struct {
 	name     string
 	affinity *policyv1alpha1.ClusterAffinity
+	// overflow are the term's overflow groups, filled in order once the
+	// term's own group is full.
+	overflow []policyv1alpha1.OverflowClusterAffinity
 }
 
 // affinityTerms lists the affinities to try, in order.
@@ -136,7 +145,7 @@ func affinityTerms(p *policyv1alpha1.Placement, status *workv1alpha2.ResourceBin
 	out := make([]term, 0, len(p.ClusterAffinities)-start)
 	for i := start; i < len(p.ClusterAffinities); i++ {
 		t := &p.ClusterAffinities[i]
-		out = append(out, term{name: t.AffinityName, affinity: &t.ClusterAffinity})
+		out = append(out, term{name: t.AffinityName, affinity: &t.ClusterAffinity, overflow: t.OverflowAffinities})
 	}
 	return out
 }

@@ -120,12 +120,17 @@ func fresh(in Input) bool {
 
 // assign divides the replicas over the selected clusters.
 func assign(in Input, p *policyv1alpha1.Placement, selected []spread.Candidate) ([]workv1alpha2.TargetCluster, error) {
+	return assignN(in, p, selected, in.Spec.Replicas)
+}
+
+// assignN divides replicas (the binding's, or a share of them) over the
+// selected clusters.
+func assignN(in Input, p *policyv1alpha1.Placement, selected []spread.Candidate, replicas int32) ([]workv1alpha2.TargetCluster, error) {
 	names := make([]string, len(selected))
 	for i, c := range selected {
 		names[i] = c.Cluster.Name
 	}
 	rs := p.ReplicaScheduling
-	replicas := in.Spec.Replicas
 	// Kinds without replicas, and Duplicated workloads, go whole everywhere.
 	if replicas == 0 || rs == nil || rs.ReplicaSchedulingType == policyv1alpha1.ReplicaSchedulingTypeDuplicated {
 		return divide.Duplicated(replicas, names), nil
