@@ -91,6 +91,7 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		rule("config.karmada.io", []string{"resourceinterpretercustomizations"}, read),
 		rule("apps.karmada.io", []string{"workloadrebalancers"}, readWrite),
 		rule("apps.karmada.io", []string{"workloadrebalancers/status"}, updateOnly),
+		rule("remedy.karmada.io", []string{"remedies"}, read),
 		rule("rollout.mco-org.github.io", []string{"rolloutpolicies", "clusterrolloutpolicies"}, read),
 		rule("rollout.mco-org.github.io", []string{"rollouts"}, readWrite),
 		rule("rollout.mco-org.github.io", []string{"rolloutpolicies/status", "clusterrolloutpolicies/status", "rollouts/status"}, updateOnly),

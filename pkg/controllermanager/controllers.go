@@ -19,6 +19,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/hpareplicas"
 	"github.com/mco-org/mco/pkg/controllers/namespacesync"
 	"github.com/mco-org/mco/pkg/controllers/rebalancer"
+	"github.com/mco-org/mco/pkg/controllers/remedy"
 	"github.com/mco-org/mco/pkg/controllers/rollout"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
@@ -39,6 +40,7 @@ var controllers = map[string]shared.InitFunc{
 	"federatedResourceQuota": federatedquota.New,
 	"gracefulEviction":       gracefuleviction.New,
 	"namespace":              namespacesync.New,
+	"remedy":                 remedy.New,
 	"rollout":                rollout.New,
 	"taintPolicy":            taintpolicy.New,
 	"workStatus":             workstatus.New,

@@ -29,7 +29,7 @@ var karmadaGroups = map[string]karmadaGroup{
 	"apps.karmada.io":        {"WorkloadRebalancer", true},
 	"autoscaling.karmada.io": {"FederatedHPA and CronFederatedHPA", false},
 	"networking.karmada.io":  {"MultiClusterIngress and MultiClusterService", false},
-	"remedy.karmada.io":      {"Remedy", false},
+	"remedy.karmada.io":      {"Remedy", true},
 	"search.karmada.io":      {"ResourceRegistry", false},
 }
 

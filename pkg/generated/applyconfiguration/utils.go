@@ -24,6 +24,7 @@ import (
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	remedyv1alpha1 "github.com/mco-org/mco/pkg/apis/remedy/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	v1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
@@ -33,6 +34,7 @@ import (
 	applyconfigurationconfigv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/config/v1alpha1"
 	internal "github.com/mco-org/mco/pkg/generated/applyconfiguration/internal"
 	applyconfigurationpolicyv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/policy/v1alpha1"
+	applyconfigurationremedyv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/remedy/v1alpha1"
 	applyconfigurationrolloutv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/rollout/v1alpha1"
 	applyconfigurationworkv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/generated/applyconfiguration/work/v1alpha2"
@@ -224,6 +226,18 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationpolicyv1alpha1.WorkloadAntiAffinityTermApplyConfiguration{}
 	case policyv1alpha1.SchemeGroupVersion.WithKind("YAMLPatchOperation"):
 		return &applyconfigurationpolicyv1alpha1.YAMLPatchOperationApplyConfiguration{}
+
+		// Group=remedy.karmada.io, Version=v1alpha1
+	case remedyv1alpha1.SchemeGroupVersion.WithKind("ClusterAffinity"):
+		return &applyconfigurationremedyv1alpha1.ClusterAffinityApplyConfiguration{}
+	case remedyv1alpha1.SchemeGroupVersion.WithKind("ClusterConditionRequirement"):
+		return &applyconfigurationremedyv1alpha1.ClusterConditionRequirementApplyConfiguration{}
+	case remedyv1alpha1.SchemeGroupVersion.WithKind("DecisionMatch"):
+		return &applyconfigurationremedyv1alpha1.DecisionMatchApplyConfiguration{}
+	case remedyv1alpha1.SchemeGroupVersion.WithKind("Remedy"):
+		return &applyconfigurationremedyv1alpha1.RemedyApplyConfiguration{}
+	case remedyv1alpha1.SchemeGroupVersion.WithKind("RemedySpec"):
+		return &applyconfigurationremedyv1alpha1.RemedySpecApplyConfiguration{}
 
 		// Group=rollout.mco-org.github.io, Version=v1alpha1
 	case rolloutv1alpha1.SchemeGroupVersion.WithKind("ClusterRecord"):

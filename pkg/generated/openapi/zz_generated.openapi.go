@@ -27,6 +27,7 @@ import (
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	remedyv1alpha1 "github.com/mco-org/mco/pkg/apis/remedy/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	v1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
@@ -160,6 +161,12 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		policyv1alpha1.WorkloadAffinityTerm{}.OpenAPIModelName():                     schema_pkg_apis_policy_v1alpha1_WorkloadAffinityTerm(ref),
 		policyv1alpha1.WorkloadAntiAffinityTerm{}.OpenAPIModelName():                 schema_pkg_apis_policy_v1alpha1_WorkloadAntiAffinityTerm(ref),
 		policyv1alpha1.YAMLPatchOperation{}.OpenAPIModelName():                       schema_pkg_apis_policy_v1alpha1_YAMLPatchOperation(ref),
+		remedyv1alpha1.ClusterAffinity{}.OpenAPIModelName():                          schema_pkg_apis_remedy_v1alpha1_ClusterAffinity(ref),
+		remedyv1alpha1.ClusterConditionRequirement{}.OpenAPIModelName():              schema_pkg_apis_remedy_v1alpha1_ClusterConditionRequirement(ref),
+		remedyv1alpha1.DecisionMatch{}.OpenAPIModelName():                            schema_pkg_apis_remedy_v1alpha1_DecisionMatch(ref),
+		remedyv1alpha1.Remedy{}.OpenAPIModelName():                                   schema_pkg_apis_remedy_v1alpha1_Remedy(ref),
+		remedyv1alpha1.RemedyList{}.OpenAPIModelName():                               schema_pkg_apis_remedy_v1alpha1_RemedyList(ref),
+		remedyv1alpha1.RemedySpec{}.OpenAPIModelName():                               schema_pkg_apis_remedy_v1alpha1_RemedySpec(ref),
 		rolloutv1alpha1.ClusterRecord{}.OpenAPIModelName():                           schema_pkg_apis_rollout_v1alpha1_ClusterRecord(ref),
 		rolloutv1alpha1.ClusterRevision{}.OpenAPIModelName():                         schema_pkg_apis_rollout_v1alpha1_ClusterRevision(ref),
 		rolloutv1alpha1.ClusterRolloutPolicy{}.OpenAPIModelName():                    schema_pkg_apis_rollout_v1alpha1_ClusterRolloutPolicy(ref),
@@ -5156,6 +5163,231 @@ func schema_pkg_apis_policy_v1alpha1_YAMLPatchOperation(ref common.ReferenceCall
 		},
 		Dependencies: []string{
 			policyv1alpha1.JSON{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_remedy_v1alpha1_ClusterAffinity(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterAffinity selects clusters by name.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"clusterNames": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ClusterNames are the clusters selected.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_remedy_v1alpha1_ClusterConditionRequirement(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ClusterConditionRequirement compares the status of one condition of a Cluster with a value.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"conditionType": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ConditionType is the Cluster condition's type.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"operator": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Operator is Equal or NotEqual.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"conditionStatus": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ConditionStatus is the status compared with the condition's.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"conditionType", "operator", "conditionStatus"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_remedy_v1alpha1_DecisionMatch(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DecisionMatch is one requirement that triggers a Remedy.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"clusterConditionMatch": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ClusterConditionMatch is a requirement on a Cluster condition.",
+							Ref:         ref(remedyv1alpha1.ClusterConditionRequirement{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			remedyv1alpha1.ClusterConditionRequirement{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_remedy_v1alpha1_Remedy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Remedy names actions to record on the Clusters it selects whenever one of its decision matches holds for a cluster's conditions. It has no status: its outcome is each Cluster's status.remedyActions.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec says which clusters, when, and what.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(remedyv1alpha1.RemedySpec{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			remedyv1alpha1.RemedySpec{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_remedy_v1alpha1_RemedyList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RemedyList is a list of Remedies.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(remedyv1alpha1.Remedy{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			remedyv1alpha1.Remedy{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_remedy_v1alpha1_RemedySpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "RemedySpec says which clusters a Remedy watches, on which of their conditions it acts, and the actions it records.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"clusterAffinity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ClusterAffinity selects the clusters; unset selects every cluster.",
+							Ref:         ref(remedyv1alpha1.ClusterAffinity{}.OpenAPIModelName()),
+						},
+					},
+					"decisionMatches": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DecisionMatches trigger the actions when any one of them holds; unset, the actions hold at once.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(remedyv1alpha1.DecisionMatch{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"actions": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Actions are recorded on the clusters where a match holds.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			remedyv1alpha1.ClusterAffinity{}.OpenAPIModelName(), remedyv1alpha1.DecisionMatch{}.OpenAPIModelName()},
 	}
 }
 

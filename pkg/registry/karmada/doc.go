@@ -25,6 +25,7 @@ func Resources(opts ...Option) []*resource.Spec {
 	out = append(out, clusterResources()...)
 	out = append(out, configResources()...)
 	out = append(out, appsResources()...)
+	out = append(out, remedyResources()...)
 	return out
 }
 

@@ -27,6 +27,7 @@ import (
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/policy/v1alpha1"
+	remedyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/remedy/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/work/v1alpha2"
@@ -42,6 +43,7 @@ type Interface interface {
 	ClusterV1alpha1() clusterv1alpha1.ClusterV1alpha1Interface
 	ConfigV1alpha1() configv1alpha1.ConfigV1alpha1Interface
 	PolicyV1alpha1() policyv1alpha1.PolicyV1alpha1Interface
+	RemedyV1alpha1() remedyv1alpha1.RemedyV1alpha1Interface
 	RolloutV1alpha1() rolloutv1alpha1.RolloutV1alpha1Interface
 	WorkV1alpha1() workv1alpha1.WorkV1alpha1Interface
 	WorkV1alpha2() workv1alpha2.WorkV1alpha2Interface
@@ -55,6 +57,7 @@ type Clientset struct {
 	clusterV1alpha1 *clusterv1alpha1.ClusterV1alpha1Client
 	configV1alpha1  *configv1alpha1.ConfigV1alpha1Client
 	policyV1alpha1  *policyv1alpha1.PolicyV1alpha1Client
+	remedyV1alpha1  *remedyv1alpha1.RemedyV1alpha1Client
 	rolloutV1alpha1 *rolloutv1alpha1.RolloutV1alpha1Client
 	workV1alpha1    *workv1alpha1.WorkV1alpha1Client
 	workV1alpha2    *workv1alpha2.WorkV1alpha2Client
@@ -83,6 +86,11 @@ func (c *Clientset) ConfigV1alpha1() configv1alpha1.ConfigV1alpha1Interface {
 // PolicyV1alpha1 retrieves the PolicyV1alpha1Client
 func (c *Clientset) PolicyV1alpha1() policyv1alpha1.PolicyV1alpha1Interface {
 	return c.policyV1alpha1
+}
+
+// RemedyV1alpha1 retrieves the RemedyV1alpha1Client
+func (c *Clientset) RemedyV1alpha1() remedyv1alpha1.RemedyV1alpha1Interface {
+	return c.remedyV1alpha1
 }
 
 // RolloutV1alpha1 retrieves the RolloutV1alpha1Client
@@ -164,6 +172,10 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 	if err != nil {
 		return nil, err
 	}
+	cs.remedyV1alpha1, err = remedyv1alpha1.NewForConfigAndClient(&configShallowCopy, httpClient)
+	if err != nil {
+		return nil, err
+	}
 	cs.rolloutV1alpha1, err = rolloutv1alpha1.NewForConfigAndClient(&configShallowCopy, httpClient)
 	if err != nil {
 		return nil, err
@@ -202,6 +214,7 @@ func New(c rest.Interface) *Clientset {
 	cs.clusterV1alpha1 = clusterv1alpha1.New(c)
 	cs.configV1alpha1 = configv1alpha1.New(c)
 	cs.policyV1alpha1 = policyv1alpha1.New(c)
+	cs.remedyV1alpha1 = remedyv1alpha1.New(c)
 	cs.rolloutV1alpha1 = rolloutv1alpha1.New(c)
 	cs.workV1alpha1 = workv1alpha1.New(c)
 	cs.workV1alpha2 = workv1alpha2.New(c)

@@ -31,6 +31,7 @@ import (
 	config "github.com/mco-org/mco/pkg/generated/informers/externalversions/config"
 	internalinterfaces "github.com/mco-org/mco/pkg/generated/informers/externalversions/internalinterfaces"
 	policy "github.com/mco-org/mco/pkg/generated/informers/externalversions/policy"
+	remedy "github.com/mco-org/mco/pkg/generated/informers/externalversions/remedy"
 	rollout "github.com/mco-org/mco/pkg/generated/informers/externalversions/rollout"
 	work "github.com/mco-org/mco/pkg/generated/informers/externalversions/work"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -336,6 +337,7 @@ type SharedInformerFactory interface {
 	Cluster() cluster.Interface
 	Config() config.Interface
 	Policy() policy.Interface
+	Remedy() remedy.Interface
 	Rollout() rollout.Interface
 	Work() work.Interface
 }
@@ -358,6 +360,10 @@ func (f *sharedInformerFactory) Config() config.Interface {
 
 func (f *sharedInformerFactory) Policy() policy.Interface {
 	return policy.New(f, f.namespace, f.tweakListOptions)
+}
+
+func (f *sharedInformerFactory) Remedy() remedy.Interface {
+	return remedy.New(f, f.namespace, f.tweakListOptions)
 }
 
 func (f *sharedInformerFactory) Rollout() rollout.Interface {

@@ -31,6 +31,8 @@ import (
 	fakeconfigv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/config/v1alpha1/fake"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/policy/v1alpha1"
 	fakepolicyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/policy/v1alpha1/fake"
+	remedyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/remedy/v1alpha1"
+	fakeremedyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/remedy/v1alpha1/fake"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/rollout/v1alpha1"
 	fakerolloutv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/rollout/v1alpha1/fake"
 	workv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/work/v1alpha1"
@@ -173,6 +175,11 @@ func (c *Clientset) ConfigV1alpha1() configv1alpha1.ConfigV1alpha1Interface {
 // PolicyV1alpha1 retrieves the PolicyV1alpha1Client
 func (c *Clientset) PolicyV1alpha1() policyv1alpha1.PolicyV1alpha1Interface {
 	return &fakepolicyv1alpha1.FakePolicyV1alpha1{Fake: &c.Fake}
+}
+
+// RemedyV1alpha1 retrieves the RemedyV1alpha1Client
+func (c *Clientset) RemedyV1alpha1() remedyv1alpha1.RemedyV1alpha1Interface {
+	return &fakeremedyv1alpha1.FakeRemedyV1alpha1{Fake: &c.Fake}
 }
 
 // RolloutV1alpha1 retrieves the RolloutV1alpha1Client

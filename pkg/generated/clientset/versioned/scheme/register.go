@@ -24,6 +24,7 @@ import (
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	remedyv1alpha1 "github.com/mco-org/mco/pkg/apis/remedy/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
@@ -43,6 +44,7 @@ var localSchemeBuilder = runtime.SchemeBuilder{
 	clusterv1alpha1.AddToScheme,
 	configv1alpha1.AddToScheme,
 	policyv1alpha1.AddToScheme,
+	remedyv1alpha1.AddToScheme,
 	rolloutv1alpha1.AddToScheme,
 	workv1alpha1.AddToScheme,
 	workv1alpha2.AddToScheme,
