@@ -22,6 +22,9 @@ type Peer struct {
 	Placed bool
 	// Installed: something of the add-on is applied in the cluster.
 	Installed bool
+	// Undecided: a policy claims the add-on but where it goes is not
+	// decided yet (no binding, or one not scheduled at its generation).
+	Undecided bool
 	// Phase of the add-on in the cluster ("" when it has none).
 	Phase addonsv1alpha1.AddonPhase
 }
@@ -107,17 +110,21 @@ func checkRanges(in Input) Verdict {
 
 // checkConflicts blocks the add-on where one it conflicts with is
 // installed, or is placed too and older (then by name), neither being
-// installed yet.
+// installed yet, or is older and not placed yet by the policy that claims
+// it (arriving together, the older one goes first).
 func checkConflicts(in Input) Verdict {
 	for _, name := range conflicting(in.Self, in.Others) {
 		o := in.Others[name]
 		switch {
-		case !o.Placed && !o.Installed:
-			continue
 		case o.Installed:
 			return Verdict{addonsv1alpha1.PhaseBlocked, fmt.Sprintf("conflicts with add-on %s, installed in cluster %s", name, in.Cluster)}
 		case in.Self.Installed:
 			continue // this one got there first
+		case o.Undecided && older(o, in.Self):
+			// Both arrived together: the older one's placement decides.
+			return Verdict{addonsv1alpha1.PhaseBlocked, fmt.Sprintf("conflicts with add-on %s, older, whose placement is not decided yet", name)}
+		case !o.Placed:
+			continue
 		case older(o, in.Self):
 			return Verdict{addonsv1alpha1.PhaseBlocked, fmt.Sprintf("conflicts with add-on %s, also placed on cluster %s and older", name, in.Cluster)}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/mco-org/mco/pkg/addon"
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
@@ -42,11 +43,14 @@ func NewExpander(renderer *Renderer, addons addonlisters.AddonLister, bindings *
 // the other add-ons and their placements are read once for all its
 // clusters. Finish records what it made of each cluster.
 type Round struct {
-	e        *Expander
-	name     string
-	addons   []*addonsv1alpha1.Addon
-	placed   map[string]sets.Set[string]
-	outcomes map[string]addon.Outcome
+	e      *Expander
+	name   string
+	addons []*addonsv1alpha1.Addon
+	placed map[string]sets.Set[string]
+	// undecided are the add-ons a policy claims whose placement is not
+	// decided yet.
+	undecided sets.Set[string]
+	outcomes  map[string]addon.Outcome
 }
 
 // Begin starts a round for the Addon named name.
@@ -56,21 +60,28 @@ func (e *Expander) Begin(name string) (*Round, error) {
 		return nil, fmt.Errorf("list addons: %w", err)
 	}
 	placed := make(map[string]sets.Set[string], len(list))
+	undecided := sets.New[string]()
 	for _, a := range list {
 		set := sets.New[string]()
 		v, err := e.bindings.Get(binding.Key{Name: names.Binding("Addon", a.Name)})
 		switch {
 		case apierrors.IsNotFound(err):
+			if _, claimed := a.Labels[policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel]; claimed {
+				undecided.Insert(a.Name)
+			}
 		case err != nil:
 			return nil, err
 		case v.Meta.DeletionTimestamp == nil:
 			for _, t := range binding.Targets(v.Spec) {
 				set.Insert(t.Name)
 			}
+			if v.Status.SchedulerObservedGeneration < v.Meta.Generation {
+				undecided.Insert(a.Name)
+			}
 		}
 		placed[a.Name] = set
 	}
-	return &Round{e: e, name: name, addons: list, placed: placed, outcomes: map[string]addon.Outcome{}}, nil
+	return &Round{e: e, name: name, addons: list, placed: placed, undecided: undecided, outcomes: map[string]addon.Outcome{}}, nil
 }
 
 // Expand returns the Works of cluster for the Addon in manifest (its
@@ -123,6 +134,12 @@ func (r *Round) Expand(ctx context.Context, manifest *unstructured.Unstructured,
 // as their status and placements say, this one as the cluster gets it.
 func (r *Round) input(a *addonsv1alpha1.Addon, cluster *clusterv1alpha1.Cluster, rendered *Rendered, installed bool) addon.Input {
 	peers := Peers(r.addons, r.placed, cluster.Name)
+	for n := range r.undecided {
+		if p, ok := peers[n]; ok {
+			p.Undecided = true
+			peers[n] = p
+		}
+	}
 	self := peers[a.Name]
 	delete(peers, a.Name)
 	self.Name, self.Placed, self.Installed = a.Name, true, self.Installed || installed
