@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -16,11 +17,9 @@ import (
 // scheduleOverflow schedules within a term that has overflow groups, as
 // Karmada does: a cluster belongs to the term's own group (tier 0) when
 // the term's affinity admits it, else to the first overflow group that
-// does; the tiers are filled in order, each taking what it can hold (room
-// left plus what it runs already) of what is left, divided inside the tier
-// by the placement's own strategy. So a scale-up spills into the overflow
-// groups only once the groups before are full, and a scale-down empties
-// the last groups first. Spread constraints do not apply here.
+// does; the tiers are filled in order, so a scale-up spills into the
+// overflow groups only once the groups before are full, and a scale-down
+// empties the last groups first. Spread constraints do not apply here.
 func (s *Scheduler) scheduleOverflow(ctx context.Context, in Input, placement *policyv1alpha1.Placement, t term) ([]workv1alpha2.TargetCluster, error) {
 	affinities := []*policyv1alpha1.ClusterAffinity{t.affinity}
 	for i := range t.overflow {
@@ -42,41 +41,78 @@ func (s *Scheduler) scheduleOverflow(ctx context.Context, in Input, placement *p
 	}
 
 	start = time.Now()
+	out, err := fillTiers(in, placement, tiers, &s.capacities)
+	s.observe(StepAssignReplicas, start)
+	if err != nil {
+		var unsched *UnschedulableError
+		if errors.As(err, &unsched) {
+			unsched.Message = fmt.Sprintf("the term's group and its %d overflow group(s) %s", len(t.overflow), unsched.Message)
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// fillTiers shares the binding's replicas among the tiers. What the tiers
+// run now stays where it is (unless a reschedule was asked for): replicas
+// added go to the first tiers with room, replicas taken away leave the
+// last tiers first; inside a tier, the placement's strategy divides its
+// share, steady as elsewhere.
+func fillTiers(in Input, placement *policyv1alpha1.Placement, tiers [][]spread.Candidate, capacities *capacityCache) ([]workv1alpha2.TargetCluster, error) {
 	request := estimate.RequestOf(in.Spec.ReplicaRequirements)
 	previous := previousReplicas(in.Spec)
-	var out []workv1alpha2.TargetCluster
-	left := in.Spec.Replicas
-	for _, tier := range tiers {
-		if left == 0 {
-			break
-		}
-		if len(tier) == 0 {
-			continue
-		}
-		s.capacities.fill(tier, &request)
-		var room int64
+	if fresh(in) {
+		previous = map[string]int32{}
+	}
+	shares := make([]int32, len(tiers))
+	var running int32
+	for i, tier := range tiers {
+		capacities.fill(tier, &request)
 		for _, c := range tier {
-			room += c.Available + int64(previous[c.Cluster.Name])
+			shares[i] += previous[c.Cluster.Name]
 		}
-		share := left
-		if room < int64(share) {
-			share = int32(room)
+		running += shares[i]
+	}
+	want := in.Spec.Replicas
+	switch {
+	case running > want:
+		cut := running - want
+		for i := len(tiers) - 1; i >= 0 && cut > 0; i-- {
+			n := min(cut, shares[i])
+			shares[i] -= n
+			cut -= n
 		}
-		if share == 0 {
+	case running < want:
+		add := want - running
+		for i, tier := range tiers {
+			var free int64
+			for _, c := range tier {
+				free += c.Available
+			}
+			n := add
+			if free < int64(n) {
+				n = int32(free)
+			}
+			shares[i] += n
+			add -= n
+			if add == 0 {
+				break
+			}
+		}
+		if add > 0 {
+			return nil, &UnschedulableError{Message: fmt.Sprintf("can take %d replica(s), fewer than the %d needed", want-add, want)}
+		}
+	}
+	var out []workv1alpha2.TargetCluster
+	for i, tier := range tiers {
+		if shares[i] == 0 {
 			continue
 		}
-		got, err := assignN(in, placement, tier, share)
+		got, err := assignN(in, placement, tier, shares[i])
 		if err != nil {
-			s.observe(StepAssignReplicas, start)
 			return nil, err
 		}
 		out = append(out, got...)
-		left -= share
-	}
-	s.observe(StepAssignReplicas, start)
-	if left > 0 {
-		return nil, &UnschedulableError{Message: fmt.Sprintf("the term's group and its %d overflow group(s) can take %d replica(s), fewer than the %d needed",
-			len(t.overflow), in.Spec.Replicas-left, in.Spec.Replicas)}
 	}
 	return out, nil
 }

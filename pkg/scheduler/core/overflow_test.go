@@ -36,6 +36,14 @@ func TestScheduleOverflow(t *testing.T) {
 		clusters: []*clusterv1alpha1.Cluster{withRoom("primary", 0), withRoom("spill-a", 0), withRoom("spill-b", 8), withRoom("other", 100)},
 		want:     "primary:4 spill-a:1", wantAffinity: "home",
 	}, {
+		// The clusters' room does not show yet what they were given.
+		name: "a decision made stands while the room reported lags behind it", binding: aggregated(6).ScheduledTo("primary", 4).ScheduledTo("spill-a", 2),
+		clusters: clusters(), want: "primary:4 spill-a:2", wantAffinity: "home",
+	}, {
+		name: "a scale-up keeps what runs and adds where there is room, in order", binding: aggregated(8).ScheduledTo("primary", 4).ScheduledTo("spill-a", 2),
+		clusters: []*clusterv1alpha1.Cluster{withRoom("primary", 0), withRoom("spill-a", 1), withRoom("spill-b", 8), withRoom("other", 100)},
+		want:     "primary:4 spill-a:3 spill-b:1", wantAffinity: "home",
+	}, {
 		name: "more than every group holds is unschedulable", binding: aggregated(30), clusters: clusters(),
 		wantErr: `affinity "home": the term's group and its 2 overflow group(s) can take 17 replica(s), fewer than the 30 needed`,
 	}})
