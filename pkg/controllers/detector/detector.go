@@ -379,6 +379,14 @@ func specOrMetaChanged(oldObj, newObj any) bool {
 }
 
 func withoutVolatile(u *unstructured.Unstructured) map[string]any {
+	return intentOf(u, false)
+}
+
+// intentOf is a template without what changes with no one's intent:
+// status, resourceVersion and managedFields; for a user's change
+// (userOnly) also generation and the labels and annotations of Karmada's
+// and mco's own keys.
+func intentOf(u *unstructured.Unstructured, userOnly bool) map[string]any {
 	out := make(map[string]any, len(u.Object))
 	for k, v := range u.Object {
 		if k != "status" && k != "metadata" {
@@ -388,7 +396,12 @@ func withoutVolatile(u *unstructured.Unstructured) map[string]any {
 	m := map[string]any{}
 	if meta, ok := u.Object["metadata"].(map[string]any); ok {
 		for k, v := range meta {
-			if k != "resourceVersion" && k != "managedFields" {
+			switch {
+			case k == "resourceVersion" || k == "managedFields":
+			case userOnly && k == "generation":
+			case userOnly && (k == "labels" || k == "annotations"):
+				m[k] = usersKeys(v)
+			default:
 				m[k] = v
 			}
 		}

@@ -55,30 +55,7 @@ func userChanged(oldObj, newObj any) bool {
 	if !ok1 || !ok2 {
 		return true
 	}
-	return !apiequality.Semantic.DeepEqual(userPart(a), userPart(b))
-}
-
-func userPart(u *unstructured.Unstructured) map[string]any {
-	out := make(map[string]any, len(u.Object))
-	for k, v := range u.Object {
-		if k != "status" && k != "metadata" {
-			out[k] = v
-		}
-	}
-	m := map[string]any{}
-	if meta, ok := u.Object["metadata"].(map[string]any); ok {
-		for k, v := range meta {
-			switch k {
-			case "resourceVersion", "managedFields", "generation":
-			case "labels", "annotations":
-				m[k] = usersKeys(v)
-			default:
-				m[k] = v
-			}
-		}
-	}
-	out["metadata"] = m
-	return out
+	return !apiequality.Semantic.DeepEqual(intentOf(a, true), intentOf(b, true))
 }
 
 // usersKeys leaves out of labels or annotations the keys of Karmada's and
