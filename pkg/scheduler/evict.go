@@ -44,7 +44,7 @@ type evictionResult struct {
 // finds a placement without them; otherwise spec.clusters stays as it is.
 func (s *Scheduler) evict(ctx context.Context, b *binding.View, clusters []*clusterv1alpha1.Cluster) (evictionResult, error) {
 	now := time.Now()
-	reqs, next := evictionRequests(b.Spec, b.Status, clusters, now)
+	reqs, next := evictionRequests(b.Spec, s.states.observe(b.Key, b.Spec, b.Status), clusters, now)
 	appReqs, appNext := applicationFailures(b.Key, b.Spec, b.Status, &s.unhealthy, now)
 	reqs = append(reqs, appReqs...)
 	if appNext > 0 && (next == 0 || appNext < next) {

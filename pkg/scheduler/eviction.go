@@ -33,21 +33,11 @@ type evictionRequest struct {
 // evictionRequests lists the binding's clusters that must be left, and,
 // for taints tolerated for a while (tolerationSeconds), how long until the
 // next one is due (0 when none is pending).
-func evictionRequests(spec *workv1alpha2.ResourceBindingSpec, status *workv1alpha2.ResourceBindingStatus, clusters []*clusterv1alpha1.Cluster, now time.Time) ([]evictionRequest, time.Duration) {
+// states are, by cluster, what failover.cluster.statePreservation read
+// from the workload's status there: it goes with a request to leave it.
+func evictionRequests(spec *workv1alpha2.ResourceBindingSpec, states map[string]map[string]string, clusters []*clusterv1alpha1.Cluster, now time.Time) ([]evictionRequest, time.Duration) {
 	if len(spec.Clusters) == 0 {
 		return nil, 0
-	}
-	// The state to carry into the new clusters, read from the copy left
-	// (failover.cluster.statePreservation).
-	var preserve *policyv1alpha1.StatePreservation
-	if f := spec.Failover; f != nil && f.Cluster != nil {
-		preserve = f.Cluster.StatePreservation
-	}
-	items := map[string]workv1alpha2.AggregatedStatusItem{}
-	if preserve != nil && status != nil {
-		for _, it := range status.AggregatedStatus {
-			items[it.ClusterName] = it
-		}
 	}
 	byName := make(map[string]*clusterv1alpha1.Cluster, len(clusters))
 	for _, c := range clusters {
@@ -72,7 +62,7 @@ func evictionRequests(spec *workv1alpha2.ResourceBindingSpec, status *workv1alph
 			if evict {
 				out = append(out, evictionRequest{cluster: tc.Name, reason: workv1alpha2.EvictionReasonTaintUntolerated, producer: workv1alpha2.EvictionProducerTaintManager,
 					why: fmt.Sprintf("taint %s:%s not tolerated", taintString(taint), taint.Effect), purge: clusterPurgeMode(spec),
-					preserved: preservedState(preserve, items[tc.Name])})
+					preserved: states[tc.Name]})
 				break
 			}
 			if wait > 0 && (next == 0 || wait < next) {

@@ -14,6 +14,7 @@ import (
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/scheduler/core"
 	"github.com/mco-org/mco/pkg/scheduler/plugins"
 	"github.com/mco-org/mco/pkg/testing/builders"
@@ -54,7 +55,7 @@ func TestEvictionRequests(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := tc.binding.Build()
-			reqs, next := evictionRequests(&b.Spec, &b.Status, clusters, now)
+			reqs, next := evictionRequests(&b.Spec, nil, clusters, now)
 			var got []string
 			for _, r := range reqs {
 				got = append(got, r.cluster)
@@ -81,7 +82,7 @@ func TestEvictionPlacement(t *testing.T) {
 	t.Run("divided over two: all replicas to the survivor", func(t *testing.T) {
 		b := builders.NewBinding("web").WithReplicas(4).Divided(policyv1alpha1.ReplicaDivisionPreferenceWeighted).
 			WithClusterNames("member1", "member2").ScheduledTo("member1", 2).ScheduledTo("member2", 2).Build()
-		reqs, _ := evictionRequests(&b.Spec, &b.Status, fleet, now)
+		reqs, _ := evictionRequests(&b.Spec, nil, fleet, now)
 		trial := evictedSpec(&b.Spec, reqs, metav1.NewTime(now))
 		res, err := sched.Schedule(context.Background(), core.Input{Spec: trial, Status: &b.Status, UID: "u", Clusters: fleet})
 		if err != nil || !placesReplicas(res.Clusters, trial.Replicas) {
@@ -98,7 +99,7 @@ func TestEvictionPlacement(t *testing.T) {
 	})
 	t.Run("only the tainted cluster allowed: no placement, stays", func(t *testing.T) {
 		b := builders.NewBinding("web").WithReplicas(4).WithClusterNames("member2").ScheduledTo("member2", 4).Build()
-		reqs, _ := evictionRequests(&b.Spec, &b.Status, fleet, now)
+		reqs, _ := evictionRequests(&b.Spec, nil, fleet, now)
 		trial := evictedSpec(&b.Spec, reqs, metav1.NewTime(now))
 		res, err := sched.Schedule(context.Background(), core.Input{Spec: trial, Status: &b.Status, UID: "u", Clusters: fleet})
 		if err == nil && placesReplicas(res.Clusters, trial.Replicas) {
@@ -108,7 +109,7 @@ func TestEvictionPlacement(t *testing.T) {
 	t.Run("purge mode from the policy's cluster failover", func(t *testing.T) {
 		b := builders.NewBinding("web").WithReplicas(1).ScheduledTo("member2", 1).Build()
 		b.Spec.Failover = &policyv1alpha1.FailoverBehavior{Cluster: &policyv1alpha1.ClusterFailoverBehavior{PurgeMode: policyv1alpha1.PurgeModeDirectly}}
-		reqs, _ := evictionRequests(&b.Spec, &b.Status, fleet, now)
+		reqs, _ := evictionRequests(&b.Spec, nil, fleet, now)
 		if got := evictedSpec(&b.Spec, reqs, metav1.NewTime(now)).GracefulEvictionTasks[0].PurgeMode; got != policyv1alpha1.PurgeModeDirectly {
 			t.Fatalf("purge mode %s", got)
 		}
@@ -158,8 +159,9 @@ func TestEvictionRetryAfter(t *testing.T) {
 }
 
 // A cluster failover carries failover.cluster.statePreservation's values
-// from the copy left, and names the clusters that ran the workload
-// before, which do not get them.
+// from the copy left — the last ones its status reported, even once it
+// reports nothing — and names the clusters that ran the workload before,
+// which do not get them.
 func TestClusterFailoverPreservesState(t *testing.T) {
 	now := time.Now()
 	tainted := &clusterv1alpha1.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "member2"},
@@ -170,7 +172,11 @@ func TestClusterFailoverPreservesState(t *testing.T) {
 			{AliasLabelName: "example.com/leader", JSONPath: "{.leader}"}}}}}
 	b.Status.AggregatedStatus = []workv1alpha2.AggregatedStatusItem{{ClusterName: "member2",
 		Status: &runtime.RawExtension{Raw: []byte(`{"leader":"pod-7"}`)}}}
-	reqs, _ := evictionRequests(&b.Spec, &b.Status, []*clusterv1alpha1.Cluster{tainted}, now)
+	var states lastStates
+	k := binding.Key{Namespace: "default", Name: "a-deployment"}
+	states.observe(k, &b.Spec, &b.Status)
+	b.Status.AggregatedStatus = nil // member2 stopped reporting
+	reqs, _ := evictionRequests(&b.Spec, states.observe(k, &b.Spec, &b.Status), []*clusterv1alpha1.Cluster{tainted}, now)
 	if len(reqs) != 1 || reqs[0].preserved["example.com/leader"] != "pod-7" {
 		t.Fatalf("requests %+v", reqs)
 	}

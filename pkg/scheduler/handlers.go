@@ -14,7 +14,7 @@ func (s *Scheduler) bindingHandler() cache.ResourceEventHandler {
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc: s.enqueueBinding,
 		UpdateFunc: func(oldObj, newObj any) {
-			if generationOf(oldObj) != generationOf(newObj) || healthChanged(oldObj, newObj) {
+			if generationOf(oldObj) != generationOf(newObj) || healthChanged(oldObj, newObj) || preservedStatusChanged(oldObj, newObj) {
 				s.enqueueBinding(newObj)
 			}
 		},
@@ -162,6 +162,18 @@ func healthChanged(oldObj, newObj any) bool {
 		return m
 	}
 	return !apiequality.Semantic.DeepEqual(health(oldStatus), health(newStatus))
+}
+
+// preservedStatusChanged tells whether the workload's reported status
+// changed in a binding whose cluster failover preserves state: the state
+// is read while the cluster still reports it (lastStates).
+func preservedStatusChanged(oldObj, newObj any) bool {
+	_, oldStatus := specAndStatus(oldObj)
+	newSpec, newStatus := specAndStatus(newObj)
+	if newSpec == nil || oldStatus == nil || newSpec.Failover == nil || newSpec.Failover.Cluster == nil || newSpec.Failover.Cluster.StatePreservation == nil {
+		return false
+	}
+	return !apiequality.Semantic.DeepEqual(oldStatus.AggregatedStatus, newStatus.AggregatedStatus)
 }
 
 func specAndStatus(obj any) (*workv1alpha2.ResourceBindingSpec, *workv1alpha2.ResourceBindingStatus) {

@@ -45,6 +45,7 @@ type Scheduler struct {
 	blocked       keySet
 	waiting       keySet
 	unhealthy     unhealthySince
+	states        lastStates
 	quotas        *quotaGuard
 }
 

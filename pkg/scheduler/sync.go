@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -24,6 +25,9 @@ var everything = labels.Everything()
 // sync schedules one binding and writes the result when it changed.
 func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
 	b, err := s.bindings.Get(k)
+	if apierrors.IsNotFound(err) {
+		s.states.forget(k)
+	}
 	if err != nil {
 		return ignoreNotFound(err)
 	}
