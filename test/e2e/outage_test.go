@@ -78,7 +78,6 @@ func TestMember2Outage(t *testing.T) {
 		{"ClusterHealthAndTaints", clusterHealthAndTaints},
 		{"FailoverMovesReplicas", failoverMovesReplicas},
 		{"FailoverWithoutAlternative", failoverWithoutAlternative},
-		{"FailoverCarriesState", failoverCarriesState},
 		{"RebalanceAfterFailover", rebalanceAfterFailover},
 		{"DashboardInBrowser", dashboardInBrowser},
 	})
