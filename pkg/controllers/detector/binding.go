@@ -57,33 +57,6 @@ func desiredSpec(obj *unstructured.Unstructured, w workload.Interpretation, p *p
 	return spec
 }
 
-// workloadGroups are a ResourceBinding's workload affinity groups: for
-// each term, "key=value" of the template's label named by
-// groupByLabelKey, none when the template lacks it (Karmada's rule); a
-// ClusterResourceBinding has none.
-func workloadGroups(obj *unstructured.Unstructured, wa *policyv1alpha1.WorkloadAffinity) *workv1alpha2.WorkloadAffinityGroups {
-	if wa == nil || obj.GetNamespace() == "" {
-		return nil
-	}
-	group := func(key string) string {
-		if v, ok := obj.GetLabels()[key]; ok && key != "" {
-			return key + "=" + v
-		}
-		return ""
-	}
-	g := &workv1alpha2.WorkloadAffinityGroups{}
-	if wa.Affinity != nil {
-		g.AffinityGroup = group(wa.Affinity.GroupByLabelKey)
-	}
-	if wa.AntiAffinity != nil {
-		g.AntiAffinityGroup = group(wa.AntiAffinity.GroupByLabelKey)
-	}
-	if g.AffinityGroup == "" && g.AntiAffinityGroup == "" {
-		return nil
-	}
-	return g
-}
-
 // mergeSpec copies the detector's fields of want into have and reports
 // whether anything changed.
 func mergeSpec(have *workv1alpha2.ResourceBindingSpec, want workv1alpha2.ResourceBindingSpec) bool {
