@@ -1,17 +1,11 @@
 package integration
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"helm.sh/helm/v4/pkg/chart/v2/loader"
-	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
-
+	"github.com/mco-org/mco/pkg/testing/chartrepo"
 	"github.com/mco-org/mco/pkg/testing/repo"
 	"github.com/mco-org/mco/test/integration/framework"
 )
@@ -20,30 +14,8 @@ import (
 // loopback and returns its URL.
 func chartRepository(t *testing.T) string {
 	t.Helper()
-	ch, err := loader.LoadDir(filepath.Join(repo.Root(t), "pkg", "addon", "chart", "testdata", "log-collector"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path, err := chartutil.Save(ch, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	archive, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/stable/index.yaml":
-			fmt.Fprint(w, "apiVersion: v1\nentries:\n  log-collector:\n  - {version: 2.1.0, urls: [log-collector-2.1.0.tgz]}\n")
-		case "/stable/log-collector-2.1.0.tgz":
-			_, _ = w.Write(archive)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(server.Close)
-	return server.URL + "/stable"
+	dir := filepath.Join(repo.Root(t), "pkg", "addon", "chart", "testdata", "log-collector")
+	return chartrepo.Serve(t, chartrepo.Chart{Dir: dir}).URL
 }
 
 // TestKubectlMCOAddon runs `kubectl mco addon values|render` against
