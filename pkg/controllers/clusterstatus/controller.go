@@ -174,6 +174,7 @@ func (s *Controller) collect(ctx context.Context, c *clusterv1alpha1.Cluster) ti
 	podList, _ := pods.Lister().List(labels.Everything())
 	c.Status.NodeSummary = nodeSummary(nodeList)
 	c.Status.ResourceSummary = resourceSummary(nodeList, podList)
+	c.Status.ResourceSummary.AllocatableModelings = allocatableModelings(c.Spec.ResourceModels, nodeList, podList)
 	return due
 }
 

@@ -145,12 +145,12 @@ func TestScheduleDynamicWeight(t *testing.T) {
 		name:     "More replicas than the clusters can take is unschedulable",
 		binding:  builders.NewBinding("web").WithReplicas(5).DynamicWeight(),
 		clusters: []*clusterv1alpha1.Cluster{withRoom("m1", 1), withRoom("m2", 2)},
-		wantErr:  "the 2 selected cluster(s) can take 3 more replica(s), fewer than the 5 needed",
+		wantErr:  "the 2 selected cluster(s) can take 3 more replica(s), fewer than the 5 needed (room m1: 1, m2: 2; a cluster that reports resource models holds only replicas that fit on one of its nodes)",
 	}, {
 		name:     "A cluster without a resource summary has no room",
 		binding:  builders.NewBinding("web").WithReplicas(1).DynamicWeight(),
 		clusters: members("m1"),
-		wantErr:  "the 1 selected cluster(s) can take 0 more replica(s), fewer than the 1 needed",
+		wantErr:  "the 1 selected cluster(s) can take 0 more replica(s), fewer than the 1 needed (room m1: 0; a cluster that reports resource models holds only replicas that fit on one of its nodes)",
 	}, {
 		name: "Spread by cluster keeps the clusters with the most room",
 		binding: builders.NewBinding("web").WithReplicas(6).DynamicWeight().WithSpread(policyv1alpha1.SpreadConstraint{
@@ -195,7 +195,7 @@ func TestScheduleAggregatedAndEmptyWorkloads(t *testing.T) {
 		name:     "Aggregated without enough room is unschedulable",
 		binding:  aggregated(18),
 		clusters: three(),
-		wantErr:  "the 3 selected cluster(s) can take 17 more replica(s), fewer than the 18 needed",
+		wantErr:  "the 3 selected cluster(s) can take 17 more replica(s), fewer than the 18 needed (room m1: 2, m2: 10, m3: 5; a cluster that reports resource models holds only replicas that fit on one of its nodes)",
 	}, {
 		name:     "A kind without replicas goes to every feasible cluster with 0 replicas",
 		binding:  builders.NewBinding("settings").ForResource("v1", "ConfigMap").DynamicWeight(),

@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
@@ -155,10 +156,25 @@ func assignN(in Input, p *policyv1alpha1.Placement, selected []spread.Candidate,
 	}
 	var capErr *divide.InsufficientCapacityError
 	if errors.As(err, &capErr) {
-		return nil, &UnschedulableError{Message: fmt.Sprintf("the %d selected cluster(s) can take %d more replica(s), fewer than the %d needed",
-			len(selected), capErr.Available, capErr.Needed)}
+		return nil, &UnschedulableError{Message: fmt.Sprintf("the %d selected cluster(s) can take %d more replica(s), fewer than the %d needed (%s)",
+			len(selected), capErr.Available, capErr.Needed, roomOf(selected))}
 	}
 	return out, err
+}
+
+// roomOf lists what the first clusters can take, for a person reading why
+// a binding is unschedulable.
+func roomOf(selected []spread.Candidate) string {
+	const shown = 5
+	parts := make([]string, 0, min(len(selected), shown)+1)
+	for i, c := range selected {
+		if i == shown {
+			parts = append(parts, fmt.Sprintf("%d more", len(selected)-shown))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s: %d", c.Cluster.Name, c.Available))
+	}
+	return "room " + strings.Join(parts, ", ") + "; a cluster that reports resource models holds only replicas that fit on one of its nodes"
 }
 
 // previousReplicas maps the clusters of spec.clusters to their replicas.

@@ -25,13 +25,15 @@ import (
 )
 
 // Capacity is what a cluster has left, read once from its resource summary
-// so that many workloads can be estimated against it without parsing
-// quantities again. CapacityOf(c).Replicas(RequestOf(req)) equals
-// AvailableReplicas(c, req).
+// and resource models so that many workloads can be estimated against it
+// without parsing quantities again. CapacityOf(c).Replicas(RequestOf(req))
+// equals AvailableReplicas(c, req).
 type Capacity struct {
 	// pods is the free pod slots; 0 without a summary or a pods entry.
 	pods int64
 	left []leftover
+	// grades are the modeled nodes (nil: the cluster reports no models).
+	grades []grade
 }
 
 // leftover is the free amount of one allocatable resource, in thousandths
@@ -49,7 +51,7 @@ func CapacityOf(cluster *clusterv1alpha1.Cluster) Capacity {
 		return Capacity{}
 	}
 	sum := cluster.Status.ResourceSummary
-	c := Capacity{pods: free(sum, corev1.ResourcePods), left: make([]leftover, 0, len(sum.Allocatable))}
+	c := Capacity{pods: free(sum, corev1.ResourcePods), left: make([]leftover, 0, len(sum.Allocatable)), grades: gradesOf(cluster)}
 	for name, total := range sum.Allocatable {
 		if name == corev1.ResourcePods {
 			continue
@@ -111,6 +113,11 @@ func (c *Capacity) Replicas(r *Request) int64 {
 		}
 		most = min(most, c.fits(&r.items[i]))
 	}
+	if most > 0 && c.grades != nil && len(r.items) > 0 {
+		if modeled, ok := modeledReplicas(c.grades, r); ok {
+			most = min(most, modeled)
+		}
+	}
 	return most
 }
 
@@ -121,14 +128,7 @@ func (c *Capacity) fits(r *requested) int64 {
 		if l.name != r.name {
 			continue
 		}
-		left, per := l.whole, r.whole
-		if l.milliOK && r.milliOK {
-			left, per = l.milli, r.milli
-		}
-		if left == 0 {
-			return 0
-		}
-		return left / max(per, 1)
+		return l.holds(r)
 	}
 	return 0
 }

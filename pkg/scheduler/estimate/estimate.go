@@ -15,9 +15,11 @@ limitations under the License.
 */
 
 // Package estimate works out how many more replicas of a workload a member
-// cluster can take, from the resource totals the cluster reports in its
-// status. It is a coarse, cluster-wide view: free resources are pooled as if
-// the cluster were one big node.
+// cluster can take, from what the cluster reports in its status: the
+// resource totals, pooled as if the cluster were one big node, and, when
+// the cluster counts its nodes per resource model grade
+// (allocatableModelings), node by node, each node taken at its grade's
+// lower bounds, so that a replica larger than every node fits nowhere.
 package estimate
 
 import (
@@ -40,11 +42,19 @@ import (
 // req, or one without requests, is bounded by pod slots alone; requests of
 // zero and the "pods" request itself are ignored.
 //
+// When the cluster counts its nodes per resource model grade and the
+// models name every requested resource, the answer is also at most what
+// fits node by node, each node holding its grade's lower bounds and at
+// most 110 pods (Karmada's general estimator with
+// CustomizedClusterResourceModeling): conservative, since a node counts
+// at the bottom of its grade, but never a replica no node can hold.
+//
 // A cluster that reports no resource summary, no allocatable pods, or none
 // of a requested resource gets 0: capacity that is unknown never attracts
 // replicas. Negative free amounts count as 0. Arithmetic is in int64
 // thousandths of a unit, or whole units for amounts too large for that, so
-// it cannot overflow. The call does not allocate.
+// it cannot overflow. The call does not allocate unless the cluster
+// reports resource models.
 func AvailableReplicas(cluster *clusterv1alpha1.Cluster, req *workv1alpha2.ReplicaRequirements) int64 {
 	if cluster == nil || cluster.Status.ResourceSummary == nil {
 		return 0
@@ -62,6 +72,15 @@ func AvailableReplicas(cluster *clusterv1alpha1.Cluster, req *workv1alpha2.Repli
 			continue
 		}
 		most = min(most, fits(sum, name, &request))
+	}
+	if most > 0 && len(sum.AllocatableModelings) > 0 {
+		c := Capacity{grades: gradesOf(cluster)}
+		r := RequestOf(req)
+		if c.grades != nil && len(r.items) > 0 {
+			if modeled, ok := modeledReplicas(c.grades, &r); ok {
+				most = min(most, modeled)
+			}
+		}
 	}
 	return most
 }

@@ -13,13 +13,13 @@ func DefaultMembers() []MemberSpec {
 	return []MemberSpec{
 		{Name: "member1", Region: "cn-north", Zone: "cn-north-a",
 			Labels: map[string]string{"environment": "production"},
-			Nodes:  []NodeSpec{{Count: 2, CPU: "8", Memory: "32Gi", Pods: "110"}}},
+			Nodes:  []NodeSpec{{Count: 2, CPU: "8", Memory: "64Gi", Pods: "110"}}},
 		{Name: "member2", Region: "cn-north", Zone: "cn-north-b",
 			Labels: map[string]string{"environment": "staging"},
-			Nodes:  []NodeSpec{{Count: 1, CPU: "4", Memory: "16Gi", Pods: "110"}}},
+			Nodes:  []NodeSpec{{Count: 1, CPU: "4", Memory: "32Gi", Pods: "110"}}},
 		{Name: "member3", Region: "cn-south", Zone: "cn-south-a",
 			Labels: map[string]string{"environment": "production"},
-			Nodes:  []NodeSpec{{Count: 3, CPU: "8", Memory: "32Gi", Pods: "110"}}},
+			Nodes:  []NodeSpec{{Count: 3, CPU: "8", Memory: "64Gi", Pods: "110"}}},
 	}
 }
 
