@@ -54,6 +54,12 @@ func (a *Agent) newContext(ctx context.Context) (*shared.Context, error) {
 	if c.Customizations, err = interpreter.Follow(c.Interpreter, inf.Config().V1alpha1().ResourceInterpreterCustomizations().Informer()); err != nil {
 		return nil, err
 	}
+	// The agent calls interpreter webhooks too (status, health and retain
+	// of its member's objects); a change of them shows on each object's
+	// next event.
+	if err := c.Customizations.FollowWebhooks(inf.Config().V1alpha1().ResourceInterpreterWebhookConfigurations().Informer(), nil); err != nil {
+		return nil, err
+	}
 	leases.Coordination().V1().Leases().Informer()
 	return c, nil
 }

@@ -88,7 +88,7 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		rule("policy.karmada.io", []string{"clustertaintpolicies"}, readWrite),
 		rule("policy.karmada.io", []string{"federatedresourcequotas"}, readUpdate),
 		rule("policy.karmada.io", []string{"federatedresourcequotas/status"}, updateOnly),
-		rule("config.karmada.io", []string{"resourceinterpretercustomizations"}, read),
+		rule("config.karmada.io", []string{"resourceinterpretercustomizations", "resourceinterpreterwebhookconfigurations"}, read),
 		rule("apps.karmada.io", []string{"workloadrebalancers"}, readWrite),
 		rule("apps.karmada.io", []string{"workloadrebalancers/status"}, updateOnly),
 		rule("remedy.karmada.io", []string{"remedies"}, read),

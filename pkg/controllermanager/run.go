@@ -10,6 +10,7 @@ import (
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	apiextensionsinformers "k8s.io/apiextensions-apiserver/pkg/client/informers/externalversions"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -96,6 +97,9 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 	if c.Customizations, err = interpreter.Follow(c.Interpreter, mcoInf.Config().V1alpha1().ResourceInterpreterCustomizations().Informer()); err != nil {
 		return nil, err
 	}
+	if err := c.Customizations.FollowWebhooks(mcoInf.Config().V1alpha1().ResourceInterpreterWebhookConfigurations().Informer(), templateKinds(templates)); err != nil {
+		return nil, err
+	}
 	c.Scripts = shared.NewScriptReporter(bindings, c.NewRecorder(), c.Interpreter)
 	c.Addons = &shared.Addons{AllowLinkLocal: o.addonAllowLinkLocal, MaxChart: o.addonMaxChart,
 		Outcomes: addon.NewOutcomes(), Metrics: o.addonMetrics}
@@ -164,4 +168,17 @@ func runControllers(ctx context.Context, cfg *rest.Config, o *options, names []s
 	}
 	wg.Wait()
 	return firstErr
+}
+
+// templateKinds lists the template kinds served now, for the interpreter
+// to tell which of them a change of its webhooks touches.
+func templateKinds(templates *template.Resources) func() []schema.GroupVersionKind {
+	return func() []schema.GroupVersionKind {
+		kinds := templates.Kinds()
+		out := make([]schema.GroupVersionKind, len(kinds))
+		for i, k := range kinds {
+			out[i] = k.GVK
+		}
+		return out
+	}
 }

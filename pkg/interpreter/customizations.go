@@ -14,7 +14,7 @@ import (
 type script struct {
 	// customization is the name of the ResourceInterpreterCustomization.
 	customization string
-	rule          configv1alpha1.Rule
+	rule          configv1alpha1.ScriptRule
 	compiled      *lua.Script
 }
 

@@ -10,6 +10,7 @@ import (
 
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
+	"github.com/mco-org/mco/pkg/workload"
 )
 
 // Args are the inputs of one operation run on its own, as `kubectl mco
@@ -59,9 +60,9 @@ func ParseOperation(name string) (configv1alpha1.InterpreterOperation, error) {
 // Execute runs one operation of the customizations on its own, through
 // the same calls the controllers make, and returns its named answers
 // (Karmada's names: retained, replica and requires, components, revised,
-// status, aggregatedStatus, healthy, dependencies). mco's built-in rules
-// do not answer here: an operation without a customization for the
-// object's kind is ErrNotCustomized.
+// status, aggregatedStatus, healthy, dependencies). Scripts answer first,
+// then webhooks; mco's built-in rules do not answer here: an operation
+// that neither gives for the object's kind is ErrNotCustomized.
 func (i *Interpreter) Execute(ctx context.Context, op configv1alpha1.InterpreterOperation, args Args) ([]Result, error) {
 	if op == configv1alpha1.InterpreterOperationRetain {
 		if args.Desired == nil {
@@ -85,13 +86,23 @@ func (i *Interpreter) Execute(ctx context.Context, op configv1alpha1.Interpreter
 	}
 	switch op {
 	case configv1alpha1.InterpreterOperationInterpretReplica:
-		in, err := i.replicas(ctx, i.script(obj, op), obj)
+		var in workload.Interpretation
+		if sc := i.script(obj, op); sc != nil {
+			in, err = i.replicas(ctx, sc, obj)
+		} else {
+			in, err = hookReplicas(ctx, i.hook(obj, op), obj)
+		}
 		if err != nil {
 			return nil, err
 		}
 		return []Result{{"replica", in.Replicas}, {"requires", in.Requirements}}, nil
 	case configv1alpha1.InterpreterOperationInterpretComponent:
-		in, err := i.components(ctx, i.script(obj, op), obj)
+		var in workload.Interpretation
+		if sc := i.script(obj, op); sc != nil {
+			in, err = i.components(ctx, sc, obj)
+		} else {
+			in, err = hookComponents(ctx, i.hook(obj, op), obj)
+		}
 		return one("components", in.Components, err)
 	case configv1alpha1.InterpreterOperationReviseReplica:
 		revised, err := i.ReviseReplicas(ctx, obj.DeepCopy(), args.Replica)
@@ -102,7 +113,11 @@ func (i *Interpreter) Execute(ctx context.Context, op configv1alpha1.Interpreter
 	case configv1alpha1.InterpreterOperationAggregateStatus:
 		// The object as the script returns it, as karmadactl prints it
 		// (a script may clear spec); the controllers take its status.
-		out, err := runAggregateStatus(ctx, i.vm, i.script(obj, op), obj.DeepCopy(), args.Status)
+		if sc := i.script(obj, op); sc != nil {
+			out, err := runAggregateStatus(ctx, i.vm, sc, obj.DeepCopy(), args.Status)
+			return one("aggregatedStatus", out, err)
+		}
+		out, err := hookAggregated(ctx, i.hook(obj, op), obj.DeepCopy(), args.Status)
 		return one("aggregatedStatus", out, err)
 	case configv1alpha1.InterpreterOperationInterpretHealth:
 		health, err := i.Health(ctx, obj)
@@ -114,10 +129,11 @@ func (i *Interpreter) Execute(ctx context.Context, op configv1alpha1.Interpreter
 	return nil, fmt.Errorf("operation %q is not supported", op)
 }
 
-// customized refuses an operation no customization gives for obj's kind.
+// customized refuses an operation no customization or webhook gives for
+// obj's kind.
 func (i *Interpreter) customized(obj *unstructured.Unstructured, op configv1alpha1.InterpreterOperation) error {
-	if !i.set.Load().Defines(obj.GroupVersionKind(), op) {
-		return fmt.Errorf("%w: no customization gives %s for %s", ErrNotCustomized, op, obj.GroupVersionKind())
+	if !i.Customized(obj.GroupVersionKind(), op) {
+		return fmt.Errorf("%w: no customization or webhook gives %s for %s", ErrNotCustomized, op, obj.GroupVersionKind())
 	}
 	return nil
 }

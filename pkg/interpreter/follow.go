@@ -22,6 +22,10 @@ type Follower struct {
 	initial      sync.Once // loads the customizations of the initial list
 	reloads      int       // how many times the set was built, for tests
 
+	// webhooks, when followed, are the webhook configurations'.
+	webhooks        *webhookFollowing
+	initialWebhooks sync.Once
+
 	mu        sync.Mutex
 	listeners []func(schema.GroupVersionKind)
 	// compiled are the scripts of the customizations now, reused by the
@@ -51,12 +55,19 @@ func Follow(interp *Interpreter, informer cache.SharedIndexInformer) (*Follower,
 	return f, nil
 }
 
-// HasSynced tells whether the customizations stored have all been seen
-// and loaded; the first true answer loads those of the initial list.
+// HasSynced tells whether the customizations (and webhook configurations,
+// when followed) stored have all been seen and loaded; the first true
+// answer loads those of the initial list.
 // Until then, the interpreter answers with mco's own rules only.
 func (f *Follower) HasSynced() bool {
 	if !f.registration.HasSynced() {
 		return false
+	}
+	if w := f.webhooks; w != nil {
+		if !w.registration.HasSynced() {
+			return false
+		}
+		f.initialWebhooks.Do(f.reloadWebhooks)
 	}
 	f.initial.Do(f.reload)
 	return true

@@ -1,9 +1,10 @@
 // Package interpreter answers what mco needs to know of a resource
 // template's kind: its replicas and what one needs, how to set a member's
 // share, what of a member's object to keep, what status to report and sum,
-// whether it is healthy, and what it depends on. ResourceInterpreterCustomizations
-// (Lua scripts) answer first, as in Karmada; mco's own rules (package
-// workload) answer the rest.
+// whether it is healthy, and what it depends on. As in Karmada,
+// ResourceInterpreterCustomizations (Lua scripts) answer first, then the
+// webhooks of ResourceInterpreterWebhookConfigurations, then mco's own
+// rules (package workload).
 package interpreter
 
 import (
@@ -13,18 +14,21 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/interpreter/lua"
+	"github.com/mco-org/mco/pkg/interpreter/webhook"
 	"github.com/mco-org/mco/pkg/workload"
 )
 
 // Interpreter answers for every kind. It is safe for concurrent use; its
 // customizations can be replaced while it is used.
 type Interpreter struct {
-	vm  *lua.VM
-	set atomic.Pointer[Set]
+	vm    *lua.VM
+	set   atomic.Pointer[Set]
+	hooks atomic.Pointer[webhook.Set]
 }
 
 // New returns an interpreter with the customizations of set (nil: none)
@@ -44,20 +48,44 @@ func (i *Interpreter) Customizations() *Set { return i.set.Load() }
 // SetCustomizations replaces the customizations in use.
 func (i *Interpreter) SetCustomizations(s *Set) { i.set.Store(s) }
 
+// Webhooks returns the interpreter webhooks in use (nil: none).
+func (i *Interpreter) Webhooks() *webhook.Set { return i.hooks.Load() }
+
+// SetWebhooks replaces the interpreter webhooks in use.
+func (i *Interpreter) SetWebhooks(s *webhook.Set) { i.hooks.Store(s) }
+
 func (i *Interpreter) script(obj *unstructured.Unstructured, op configv1alpha1.InterpreterOperation) *script {
 	return i.set.Load().script(obj.GroupVersionKind(), op)
+}
+
+// Customized tells whether a customization script or a webhook answers op
+// for kind gvk, rather than mco's own rules.
+func (i *Interpreter) Customized(gvk schema.GroupVersionKind, op configv1alpha1.InterpreterOperation) bool {
+	return i.set.Load().Defines(gvk, op) || i.hooks.Load().Hook(gvk, op) != nil
+}
+
+// hook is the webhook that answers op for obj's kind when no script does.
+func (i *Interpreter) hook(obj *unstructured.Unstructured, op configv1alpha1.InterpreterOperation) *webhook.Hook {
+	return i.hooks.Load().Hook(obj.GroupVersionKind(), op)
 }
 
 // Interpret reads a template's replicas and the requirements of one
 // replica, or its components. A componentResource customization answers
 // first (the binding's components; its replicas stay 0, as in Karmada),
-// then a replicaResource one, then mco's rules.
+// then a replicaResource one, then a webhook answering InterpretComponent,
+// then one answering InterpretReplica, then mco's rules.
 func (i *Interpreter) Interpret(ctx context.Context, obj *unstructured.Unstructured) (workload.Interpretation, error) {
 	if sc := i.script(obj, configv1alpha1.InterpreterOperationInterpretComponent); sc != nil {
 		return i.components(ctx, sc, obj)
 	}
 	if sc := i.script(obj, configv1alpha1.InterpreterOperationInterpretReplica); sc != nil {
 		return i.replicas(ctx, sc, obj)
+	}
+	if h := i.hook(obj, configv1alpha1.InterpreterOperationInterpretComponent); h != nil {
+		return hookComponents(ctx, h, obj)
+	}
+	if h := i.hook(obj, configv1alpha1.InterpreterOperationInterpretReplica); h != nil {
+		return hookReplicas(ctx, h, obj)
 	}
 	return workload.Interpret(obj)
 }
@@ -88,6 +116,9 @@ func (i *Interpreter) ReviseReplicas(ctx context.Context, obj *unstructured.Unst
 	if sc := i.script(obj, configv1alpha1.InterpreterOperationReviseReplica); sc != nil {
 		return runReviseReplica(ctx, i.vm, sc, obj, int64(replicas))
 	}
+	if h := i.hook(obj, configv1alpha1.InterpreterOperationReviseReplica); h != nil {
+		return hookReviseReplicas(ctx, h, obj, replicas)
+	}
 	if err := workload.ReviseReplicas(obj, replicas); err != nil {
 		return nil, err
 	}
@@ -97,7 +128,8 @@ func (i *Interpreter) ReviseReplicas(ctx context.Context, obj *unstructured.Unst
 // Retains tells whether applying desired keeps some of the member's
 // fields, so that the member's object must be read first.
 func (i *Interpreter) Retains(desired *unstructured.Unstructured) bool {
-	return i.script(desired, configv1alpha1.InterpreterOperationRetain) != nil || workload.Retains(desired)
+	return i.script(desired, configv1alpha1.InterpreterOperationRetain) != nil ||
+		i.hook(desired, configv1alpha1.InterpreterOperationRetain) != nil || workload.Retains(desired)
 }
 
 // Retain returns what to apply over observed, the member's object: desired
@@ -105,6 +137,9 @@ func (i *Interpreter) Retains(desired *unstructured.Unstructured) bool {
 func (i *Interpreter) Retain(ctx context.Context, desired, observed *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	if sc := i.script(desired, configv1alpha1.InterpreterOperationRetain); sc != nil {
 		return runRetain(ctx, i.vm, sc, desired, observed)
+	}
+	if h := i.hook(desired, configv1alpha1.InterpreterOperationRetain); h != nil {
+		return hookRetain(ctx, h, desired, observed)
 	}
 	if err := workload.Retain(desired, observed); err != nil {
 		return nil, err
@@ -116,6 +151,9 @@ func (i *Interpreter) Retain(ctx context.Context, desired, observed *unstructure
 func (i *Interpreter) ReflectStatus(ctx context.Context, obj *unstructured.Unstructured) (*runtime.RawExtension, error) {
 	if sc := i.script(obj, configv1alpha1.InterpreterOperationInterpretStatus); sc != nil {
 		return runReflectStatus(ctx, i.vm, sc, obj)
+	}
+	if h := i.hook(obj, configv1alpha1.InterpreterOperationInterpretStatus); h != nil {
+		return hookReflectStatus(ctx, h, obj)
 	}
 	return workload.ReflectStatus(obj)
 }
@@ -133,6 +171,9 @@ func (i *Interpreter) Health(ctx context.Context, obj *unstructured.Unstructured
 		}
 		return workv1alpha2.ResourceUnhealthy, nil
 	}
+	if h := i.hook(obj, configv1alpha1.InterpreterOperationInterpretHealth); h != nil {
+		return hookHealth(ctx, h, obj)
+	}
 	return workload.Health(obj), nil
 }
 
@@ -148,6 +189,10 @@ func (i *Interpreter) AggregateStatus(ctx context.Context, tmpl *unstructured.Un
 		status, _ := out.Object["status"].(map[string]any)
 		return status, true, nil
 	}
+	if h := i.hook(tmpl, configv1alpha1.InterpreterOperationAggregateStatus); h != nil {
+		status, err := hookAggregateStatus(ctx, h, tmpl.DeepCopy(), items)
+		return status, err == nil, err
+	}
 	return workload.AggregateStatus(tmpl, items, now)
 }
 
@@ -157,6 +202,9 @@ func (i *Interpreter) AggregateStatus(ctx context.Context, tmpl *unstructured.Un
 func (i *Interpreter) Dependencies(ctx context.Context, obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
 	scripts := i.set.Load().dependencyScripts(obj.GroupVersionKind())
 	if len(scripts) == 0 {
+		if h := i.hook(obj, configv1alpha1.InterpreterOperationInterpretDependency); h != nil {
+			return hookDependencies(ctx, h, obj)
+		}
 		deps, err := workload.Dependencies(obj)
 		if err != nil {
 			return nil, err

@@ -188,4 +188,7 @@ func TestClusterFailoverPreservesState(t *testing.T) {
 	if task.PreservedLabelState["example.com/leader"] != "pod-7" || strings.Join(task.ClustersBeforeFailover, ",") != "member1,member2" {
 		t.Errorf("task %+v", task)
 	}
+	if task.FromCluster != "member2" || !strings.HasPrefix(task.Message, "cluster member2: ") || !strings.Contains(task.Message, "not-ready") {
+		t.Errorf("task from %s with message %q, want member2's taint named", task.FromCluster, task.Message)
+	}
 }

@@ -44,3 +44,35 @@ func TestResourceInterpreterCustomizations(t *testing.T) {
 	}
 	s.MustKubectl(t, ric("more-deps", deps), "apply", "-f", "-")
 }
+
+// TestResourceInterpreterWebhookConfigurations applies webhook
+// configurations with real kubectl: a URL webhook without caBundle is
+// accepted without being called (its host does not exist), a service
+// one too; bad ones are refused naming the field.
+func TestResourceInterpreterWebhookConfigurations(t *testing.T) {
+	t.Parallel()
+	s := framework.StartAPIServer(t, "")
+	hook := func(name, clientConfig, extra string) string {
+		return "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterWebhookConfiguration\nmetadata: {name: " + name + "}\nwebhooks:\n" +
+			"- name: widgets.example.com\n  clientConfig: " + clientConfig + "\n" +
+			"  rules: [{operations: [InterpretReplica], apiGroups: [example.com], apiVersions: [v1], kinds: [Widget]}]\n" +
+			"  interpreterContextVersions: [v1alpha1]\n" + extra
+	}
+	s.MustKubectl(t, hook("by-url", "{url: 'https://interpreter.invalid:8443/widgets'}", "  timeoutSeconds: 3\n"), "apply", "-f", "-")
+	s.MustKubectl(t, hook("by-service", "{service: {namespace: ns, name: widgets}}", ""), "apply", "-f", "-")
+	if out := s.MustKubectl(t, "", "get", "resourceinterpreterwebhookconfigurations"); !strings.Contains(out, "by-url") || !strings.Contains(out, "by-service") {
+		t.Fatalf("kubectl get:\n%s", out)
+	}
+	for _, bad := range []struct{ name, yaml, want string }{
+		{"http", hook("bad-http", "{url: 'http://127.0.0.1/'}", ""), "webhooks[0].clientConfig.url"},
+		{"both", hook("bad-both", "{url: 'https://a.example', service: {namespace: ns, name: w}}", ""), "exactly one of url or service"},
+		{"timeout", hook("bad-timeout", "{url: 'https://a.example'}", "  timeoutSeconds: 60\n"), "webhooks[0].timeoutSeconds"},
+		{"operation", strings.Replace(hook("bad-op", "{url: 'https://a.example'}", ""), "[InterpretReplica]", "[Explode]", 1),
+			"webhooks[0].rules[0].operations[0]"},
+	} {
+		_, stderr, err := s.Kubectl(t, bad.yaml, "apply", "-f", "-")
+		if err == nil || !strings.Contains(stderr, bad.want) {
+			t.Errorf("%s: err %v, stderr %q; want a refusal mentioning %q", bad.name, err, stderr, bad.want)
+		}
+	}
+}

@@ -85,7 +85,7 @@ func For(cluster string) Objects {
 			{APIGroups: clusterGroup, Resources: []string{"clusters"}, Verbs: []string{"create"}},
 			{APIGroups: clusterGroup, Resources: []string{"clusters"}, ResourceNames: own, Verbs: []string{"get", "list", "watch", "update", "patch"}},
 			{APIGroups: clusterGroup, Resources: []string{"clusters/status"}, ResourceNames: own, Verbs: []string{"get", "update", "patch"}},
-			{APIGroups: []string{"config.karmada.io"}, Resources: []string{"resourceinterpretercustomizations"}, Verbs: []string{"get", "list", "watch"}},
+			{APIGroups: []string{"config.karmada.io"}, Resources: []string{"resourceinterpretercustomizations", "resourceinterpreterwebhookconfigurations"}, Verbs: []string{"get", "list", "watch"}},
 			{APIGroups: []string{"", "events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "update", "patch"}},
 		}},
 		Roles: roles,

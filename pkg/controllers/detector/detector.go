@@ -300,11 +300,12 @@ func keyObject(k template.Key) *unstructured.Unstructured {
 // template (its binding may not exist yet) and on its binding.
 func (d *Detector) interpret(ctx context.Context, obj *unstructured.Unstructured) (workload.Interpretation, error) {
 	op := configv1alpha1.InterpreterOperationInterpretReplica
-	if d.interp.Customizations().Defines(obj.GroupVersionKind(), configv1alpha1.InterpreterOperationInterpretComponent) {
+	if d.interp.Customized(obj.GroupVersionKind(), configv1alpha1.InterpreterOperationInterpretComponent) {
 		op = configv1alpha1.InterpreterOperationInterpretComponent
 	}
 	w, err := d.interp.Interpret(ctx, obj)
 	if se := interpreter.AsScriptError(err); se != nil {
+		op = se.Operation
 		d.recorder.Event(obj, corev1.EventTypeWarning, shared.ScriptFailedReason(op), se.Error())
 	}
 	if rerr := d.scripts.Report(ctx, bindingKey(obj), obj.GroupVersionKind(), op, err); rerr != nil && err == nil {

@@ -73,7 +73,7 @@ func (r *ScriptReporter) Report(ctx context.Context, k binding.Key, gvk schema.G
 	r.mu.Lock()
 	ops := r.failing[k]
 	prev, wasFailing := ops[op]
-	if se == nil && !wasFailing && !r.interp.Customizations().Defines(gvk, op) {
+	if se == nil && !wasFailing && !r.interp.Customized(gvk, op) {
 		// mco's own rule answered, and no failure of this process is
 		// to clear: nothing to look at.
 		r.mu.Unlock()

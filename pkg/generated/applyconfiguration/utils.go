@@ -126,6 +126,14 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationconfigv1alpha1.ResourceInterpreterCustomizationApplyConfiguration{}
 	case configv1alpha1.SchemeGroupVersion.WithKind("ResourceInterpreterCustomizationSpec"):
 		return &applyconfigurationconfigv1alpha1.ResourceInterpreterCustomizationSpecApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("ResourceInterpreterWebhook"):
+		return &applyconfigurationconfigv1alpha1.ResourceInterpreterWebhookApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("ResourceInterpreterWebhookConfiguration"):
+		return &applyconfigurationconfigv1alpha1.ResourceInterpreterWebhookConfigurationApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("Rule"):
+		return &applyconfigurationconfigv1alpha1.RuleApplyConfiguration{}
+	case configv1alpha1.SchemeGroupVersion.WithKind("RuleWithOperations"):
+		return &applyconfigurationconfigv1alpha1.RuleWithOperationsApplyConfiguration{}
 	case configv1alpha1.SchemeGroupVersion.WithKind("StatusAggregation"):
 		return &applyconfigurationconfigv1alpha1.StatusAggregationApplyConfiguration{}
 	case configv1alpha1.SchemeGroupVersion.WithKind("StatusReflection"):

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/cli-runtime/pkg/resource"
 
+	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	"github.com/mco-org/mco/pkg/apis/config/validation"
 	"github.com/mco-org/mco/pkg/kubectlmco/cmderr"
 )
@@ -30,6 +31,10 @@ func runCheck(files resource.FilenameOptions, out io.Writer) error {
 			source = info.Name
 		}
 		fmt.Fprintf(w, "SOURCE: %s\n", source)
+		if h, ok, err := asWebhookConfiguration(info.Object); ok {
+			failed = checkWebhooks(w, h, err) || failed
+			continue
+		}
 		c, err := asCustomization(info.Object)
 		if err != nil {
 			failed = true
@@ -74,4 +79,31 @@ func runCheck(files resource.FilenameOptions, out io.Writer) error {
 		return cmderr.Reported
 	}
 	return nil
+}
+
+// checkWebhooks prints PASS or ERROR per webhook of a configuration, as
+// mco-apiserver's validation judges it (nothing is called); it returns
+// whether any failed.
+func checkWebhooks(w io.Writer, c *configv1alpha1.ResourceInterpreterWebhookConfiguration, readErr error) bool {
+	if readErr != nil {
+		fmt.Fprintf(w, "%v\n", readErr)
+		return true
+	}
+	errs := validation.ValidateResourceInterpreterWebhookConfiguration(c)
+	fmt.Fprintln(w, "WEBHOOKS:")
+	for i, hook := range c.Webhooks {
+		prefix := field.NewPath("webhooks").Index(i).String()
+		var details []string
+		for _, e := range errs {
+			if e.Field == prefix || strings.HasPrefix(e.Field, prefix+".") {
+				details = append(details, e.Error())
+			}
+		}
+		if len(details) > 0 {
+			fmt.Fprintf(w, "    %s:\tERROR: %s\n", hook.Name, strings.Join(details, "; "))
+			continue
+		}
+		fmt.Fprintf(w, "    %s:\tPASS\n", hook.Name)
+	}
+	return len(errs) > 0
 }

@@ -1,6 +1,7 @@
 // Package interpret is `kubectl mco interpret`: it checks
-// ResourceInterpreterCustomizations and runs their scripts on objects from
-// files, offline, with the interpreter mco's controllers run.
+// ResourceInterpreterCustomizations and ResourceInterpreterWebhookConfigurations
+// and runs their scripts (and calls their webhooks) on objects from files,
+// with the interpreter mco's controllers run.
 package interpret
 
 import (
@@ -25,13 +26,15 @@ func NewCommand(streams genericiooptions.IOStreams) *cobra.Command {
 	var o options
 	cmd := &cobra.Command{
 		Use:   "interpret -f CUSTOMIZATION (--check | --operation OPERATION [--desired-file F] [--observed-file F] [--status-file F] [--desired-replica N])",
-		Short: "Check ResourceInterpreterCustomizations and run their scripts on objects from files",
-		Long: `interpret works on ResourceInterpreterCustomizations (config.karmada.io/v1alpha1)
-read from files, offline: nothing is read from or written to mco.
+		Short: "Check interpreter customizations and webhooks and run them on objects from files",
+		Long: `interpret works on ResourceInterpreterCustomizations and
+ResourceInterpreterWebhookConfigurations (config.karmada.io/v1alpha1) read from files:
+nothing is read from or written to mco. Webhooks are called at their clientConfig.url.
 
 --check loads every script of every customization as mco-apiserver's validation does
-(it compiles and must define its function) and prints PASS, UNSET or ERROR per rule;
-it exits 1 when any rule fails.
+(it compiles and must define its function) and prints PASS, UNSET or ERROR per rule,
+and PASS or ERROR per webhook as validation judges it (without calling it); it exits 1
+when any rule or webhook fails.
 
 --operation runs one rule on objects from files, with the interpreter mco's controllers
 run (the same sandbox, time limit and conversions), and prints each answer as YAML under
@@ -39,8 +42,9 @@ run (the same sandbox, time limit and conversions), and prints each answer as YA
 InterpretReplica, InterpretComponent, ReviseReplica (with --desired-replica), InterpretStatus,
 AggregateStatus (with --status-file, one AggregatedStatusItem per YAML document),
 InterpretHealth and InterpretDependency (each with exactly one of --desired-file or
---observed-file). Only the customizations' scripts answer: mco's built-in rules for
-Kubernetes' kinds do not, and an operation no customization gives is an error. A failing
+--observed-file). The customizations' scripts answer first, then the webhooks (the first
+by configuration and webhook name whose rules match): mco's built-in rules for
+Kubernetes' kinds do not, and an operation neither gives is an error. A failing
 rule prints "Execute <operation> error: ..." and exits 1.
 
 karmadactl interpret's --edit and --show-doc are not offered: edit the file, and see the
@@ -50,6 +54,9 @@ README for each rule's function.`,
 
   # Run the retention rule
   kubectl mco interpret -f customization.yaml --operation retain --desired-file desired.yaml --observed-file observed.yaml
+
+  # Ask a webhook for a custom kind's replicas
+  kubectl mco interpret -f webhook-configuration.yaml --operation interpretReplica --desired-file widget.yaml
 
   # Run the replicaRevision rule
   kubectl mco interpret -f customization.yaml --operation reviseReplica --observed-file observed.yaml --desired-replica 2

@@ -45,21 +45,47 @@ func asCustomization(obj runtime.Object) (*configv1alpha1.ResourceInterpreterCus
 	return &c, nil
 }
 
-// readCustomizations reads every customization of files.
-func readCustomizations(files resource.FilenameOptions) ([]*configv1alpha1.ResourceInterpreterCustomization, error) {
+// webhookConfigurationKind is the kind of ResourceInterpreterWebhookConfigurations.
+var webhookConfigurationKind = configv1alpha1.SchemeGroupVersion.WithKind(configv1alpha1.ResourceKindResourceInterpreterWebhookConfiguration)
+
+// asWebhookConfiguration converts an object read from a file; false when
+// it is of another kind.
+func asWebhookConfiguration(obj runtime.Object) (*configv1alpha1.ResourceInterpreterWebhookConfiguration, bool, error) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok || obj.GetObjectKind().GroupVersionKind() != webhookConfigurationKind {
+		return nil, false, nil
+	}
+	var c configv1alpha1.ResourceInterpreterWebhookConfiguration
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(u.Object, &c, true); err != nil {
+		return nil, true, fmt.Errorf("ResourceInterpreterWebhookConfiguration %s: %w", u.GetName(), err)
+	}
+	return &c, true, nil
+}
+
+// readConfigs reads every customization and webhook configuration of
+// files.
+func readConfigs(files resource.FilenameOptions) ([]*configv1alpha1.ResourceInterpreterCustomization, []*configv1alpha1.ResourceInterpreterWebhookConfiguration, error) {
 	infos, err := readInfos(files)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := make([]*configv1alpha1.ResourceInterpreterCustomization, 0, len(infos))
+	var customizations []*configv1alpha1.ResourceInterpreterCustomization
+	var hooks []*configv1alpha1.ResourceInterpreterWebhookConfiguration
 	for _, info := range infos {
+		if h, ok, err := asWebhookConfiguration(info.Object); ok {
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", info.Source, err)
+			}
+			hooks = append(hooks, h)
+			continue
+		}
 		c, err := asCustomization(info.Object)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", info.Source, err)
+			return nil, nil, fmt.Errorf("%s: %w", info.Source, err)
 		}
-		out = append(out, c)
+		customizations = append(customizations, c)
 	}
-	return out, nil
+	return customizations, hooks, nil
 }
 
 // readObject reads the one object of a file or URL; "" gives nil.

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/interpreter/lua"
+	"github.com/mco-org/mco/pkg/interpreter/webhook"
 	"github.com/mco-org/mco/pkg/kubectlmco/cmderr"
 )
 
@@ -26,7 +28,7 @@ func operationNames() string {
 // run checks the customizations or runs one operation.
 func run(ctx context.Context, o options, streams genericiooptions.IOStreams) error {
 	if len(o.files.Filenames) == 0 {
-		return errors.New("-f is required: the ResourceInterpreterCustomizations to check or run")
+		return errors.New("-f is required: the ResourceInterpreterCustomizations (or ResourceInterpreterWebhookConfigurations) to check or run")
 	}
 	if o.check {
 		if o.operation != "" {
@@ -41,11 +43,15 @@ func run(ctx context.Context, o options, streams genericiooptions.IOStreams) err
 	if err != nil {
 		return err
 	}
-	customizations, err := readCustomizations(o.files)
+	customizations, hookConfigs, err := readConfigs(o.files)
 	if err != nil {
 		return fmt.Errorf("fail to get customization object: %w", err)
 	}
 	set, errs := interpreter.NewSet(customizations)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	hooks, errs := webhook.NewSet(hookConfigs, map[string]*http.Client{})
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
@@ -61,7 +67,9 @@ func run(ctx context.Context, o options, streams genericiooptions.IOStreams) err
 	}
 	args.Replica = o.desiredReplica
 
-	results, err := interpreter.New(lua.NewVM(), set).Execute(ctx, op, args)
+	interp := interpreter.New(lua.NewVM(), set)
+	interp.SetWebhooks(hooks)
+	results, err := interp.Execute(ctx, op, args)
 	if err != nil {
 		fmt.Fprintf(streams.ErrOut, "Execute %s error: %v\n", op, err)
 		return cmderr.Reported

@@ -9,8 +9,9 @@ import (
 	"github.com/mco-org/mco/pkg/registry/resource"
 )
 
-// configResources serves ResourceInterpreterCustomization: cluster-scoped,
-// no status. That no two customizations of a kind define the same
+// configResources serves ResourceInterpreterCustomization and
+// ResourceInterpreterWebhookConfiguration: cluster-scoped, no status, no
+// short name for the latter (as in Karmada). That no two customizations of a kind define the same
 // operation is checked by admission, which sees the others.
 func configResources() []*resource.Spec {
 	ric := func(o runtime.Object) *configv1alpha1.ResourceInterpreterCustomization {
@@ -32,5 +33,14 @@ func configResources() []*resource.Spec {
 			{Name: "Target-Kind", Type: "string", Description: "Kind the scripts interpret.",
 				Cell: func(o runtime.Object) any { return ric(o).Spec.Target.Kind }},
 		},
+	}, {
+		Resource:   schema.GroupResource{Group: configv1alpha1.GroupName, Resource: configv1alpha1.ResourcePluralResourceInterpreterWebhookConfiguration},
+		Singular:   configv1alpha1.ResourceSingularResourceInterpreterWebhookConfiguration,
+		Kind:       configv1alpha1.ResourceKindResourceInterpreterWebhookConfiguration,
+		Version:    configv1alpha1.SchemeGroupVersion.Version,
+		Categories: []string{category},
+		New:        func() runtime.Object { return &configv1alpha1.ResourceInterpreterWebhookConfiguration{} },
+		NewList:    func() runtime.Object { return &configv1alpha1.ResourceInterpreterWebhookConfigurationList{} },
+		Validate:   resource.Typed(validation.ValidateResourceInterpreterWebhookConfiguration),
 	}}
 }

@@ -19,9 +19,10 @@ package v1alpha1
 // InterpreterOperation names one thing an interpreter answers about a kind.
 type InterpreterOperation string
 
-// The operations of a ResourceInterpreterCustomization, as Karmada names
-// them.
+// The operations of the interpreter, as Karmada names them.
 const (
+	// InterpreterOperationAll, in a webhook's rule, is every operation.
+	InterpreterOperationAll                 InterpreterOperation = "*"
 	InterpreterOperationInterpretReplica    InterpreterOperation = "InterpretReplica"
 	InterpreterOperationInterpretComponent  InterpreterOperation = "InterpretComponent"
 	InterpreterOperationReviseReplica       InterpreterOperation = "ReviseReplica"
@@ -32,8 +33,8 @@ const (
 	InterpreterOperationInterpretDependency InterpreterOperation = "InterpretDependency"
 )
 
-// Rule is one operation's script in a CustomizationRules.
-type Rule struct {
+// ScriptRule is one operation's script in a CustomizationRules.
+type ScriptRule struct {
 	Operation InterpreterOperation
 	// Field is the rule's field name in CustomizationRules.
 	Field string
@@ -45,15 +46,15 @@ type Rule struct {
 }
 
 // Rules lists every operation of c in a fixed order, set or not.
-func (c *CustomizationRules) Rules() []Rule {
-	rule := func(op InterpreterOperation, field, fn string, set bool, script func() string) Rule {
-		r := Rule{Operation: op, Field: field, Function: fn, Set: set}
+func (c *CustomizationRules) Rules() []ScriptRule {
+	rule := func(op InterpreterOperation, field, fn string, set bool, script func() string) ScriptRule {
+		r := ScriptRule{Operation: op, Field: field, Function: fn, Set: set}
 		if set {
 			r.Script = script()
 		}
 		return r
 	}
-	return []Rule{
+	return []ScriptRule{
 		rule(InterpreterOperationRetain, "retention", "Retain", c.Retention != nil,
 			func() string { return c.Retention.LuaScript }),
 		rule(InterpreterOperationInterpretReplica, "replicaResource", "GetReplicas", c.ReplicaResource != nil,

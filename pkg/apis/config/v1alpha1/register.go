@@ -36,6 +36,13 @@ const (
 	ResourceShortNameResourceInterpreterCustomization = "ric"
 )
 
+// Names under which ResourceInterpreterWebhookConfiguration is served.
+const (
+	ResourceKindResourceInterpreterWebhookConfiguration     = "ResourceInterpreterWebhookConfiguration"
+	ResourceSingularResourceInterpreterWebhookConfiguration = "resourceinterpreterwebhookconfiguration"
+	ResourcePluralResourceInterpreterWebhookConfiguration   = "resourceinterpreterwebhookconfigurations"
+)
+
 var (
 	// SchemeBuilder collects the functions that add this package's kinds to a scheme.
 	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
@@ -52,6 +59,9 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(SchemeGroupVersion,
 		&ResourceInterpreterCustomization{},
 		&ResourceInterpreterCustomizationList{},
+		&ResourceInterpreterWebhookConfiguration{},
+		&ResourceInterpreterWebhookConfigurationList{},
+		&ResourceInterpreterContext{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

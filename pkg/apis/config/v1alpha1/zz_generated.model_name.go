@@ -67,6 +67,16 @@ func (in ReplicaRevision) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in RequestStatus) OpenAPIModelName() string {
+	return "io.karmada.config.v1alpha1.RequestStatus"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceInterpreterContext) OpenAPIModelName() string {
+	return "io.karmada.config.v1alpha1.ResourceInterpreterContext"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in ResourceInterpreterCustomization) OpenAPIModelName() string {
 	return "io.karmada.config.v1alpha1.ResourceInterpreterCustomization"
 }
@@ -82,8 +92,43 @@ func (in ResourceInterpreterCustomizationSpec) OpenAPIModelName() string {
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceInterpreterRequest) OpenAPIModelName() string {
+	return "io.karmada.config.v1alpha1.ResourceInterpreterRequest"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceInterpreterResponse) OpenAPIModelName() string {
+	return "io.karmada.config.v1alpha1.ResourceInterpreterResponse"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceInterpreterWebhook) OpenAPIModelName() string {
+	return "io.karmada.config.v1alpha1.ResourceInterpreterWebhook"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceInterpreterWebhookConfiguration) OpenAPIModelName() string {
+	return "io.karmada.config.v1alpha1.ResourceInterpreterWebhookConfiguration"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ResourceInterpreterWebhookConfigurationList) OpenAPIModelName() string {
+	return "io.karmada.config.v1alpha1.ResourceInterpreterWebhookConfigurationList"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
 func (in Rule) OpenAPIModelName() string {
 	return "io.karmada.config.v1alpha1.Rule"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in RuleWithOperations) OpenAPIModelName() string {
+	return "io.karmada.config.v1alpha1.RuleWithOperations"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ScriptRule) OpenAPIModelName() string {
+	return "io.karmada.config.v1alpha1.ScriptRule"
 }
 
 // OpenAPIModelName returns the OpenAPI model name for this type.

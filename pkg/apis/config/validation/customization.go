@@ -48,7 +48,7 @@ func validateTarget(t configv1alpha1.CustomizationTarget, path *field.Path) fiel
 
 // ValidateScript checks one rule's script: it must not be empty, must
 // compile, and must define the rule's function when run in the sandbox.
-func ValidateScript(r configv1alpha1.Rule, path *field.Path) field.ErrorList {
+func ValidateScript(r configv1alpha1.ScriptRule, path *field.Path) field.ErrorList {
 	if r.Script == "" {
 		return field.ErrorList{field.Required(path, fmt.Sprintf("a Lua script defining function %s", r.Function))}
 	}

@@ -26,6 +26,8 @@ import (
 type Interface interface {
 	// ResourceInterpreterCustomizations returns a ResourceInterpreterCustomizationInformer.
 	ResourceInterpreterCustomizations() TypedResourceInterpreterCustomizationInformer
+	// ResourceInterpreterWebhookConfigurations returns a ResourceInterpreterWebhookConfigurationInformer.
+	ResourceInterpreterWebhookConfigurations() TypedResourceInterpreterWebhookConfigurationInformer
 }
 
 type version struct {
@@ -42,4 +44,9 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 // ResourceInterpreterCustomizations returns a TypedResourceInterpreterCustomizationInformer.
 func (v *version) ResourceInterpreterCustomizations() TypedResourceInterpreterCustomizationInformer {
 	return &resourceInterpreterCustomizationInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+}
+
+// ResourceInterpreterWebhookConfigurations returns a TypedResourceInterpreterWebhookConfigurationInformer.
+func (v *version) ResourceInterpreterWebhookConfigurations() TypedResourceInterpreterWebhookConfigurationInformer {
+	return &resourceInterpreterWebhookConfigurationInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

@@ -29,6 +29,7 @@ import (
 type ConfigV1alpha1Interface interface {
 	RESTClient() rest.Interface
 	ResourceInterpreterCustomizationsGetter
+	ResourceInterpreterWebhookConfigurationsGetter
 }
 
 // ConfigV1alpha1Client is used to interact with features provided by the config.karmada.io group.
@@ -38,6 +39,10 @@ type ConfigV1alpha1Client struct {
 
 func (c *ConfigV1alpha1Client) ResourceInterpreterCustomizations() ResourceInterpreterCustomizationInterface {
 	return newResourceInterpreterCustomizations(c)
+}
+
+func (c *ConfigV1alpha1Client) ResourceInterpreterWebhookConfigurations() ResourceInterpreterWebhookConfigurationInterface {
+	return newResourceInterpreterWebhookConfigurations(c)
 }
 
 // NewForConfig creates a new ConfigV1alpha1Client for the given config.

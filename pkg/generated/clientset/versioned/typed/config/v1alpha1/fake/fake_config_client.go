@@ -32,6 +32,10 @@ func (c *FakeConfigV1alpha1) ResourceInterpreterCustomizations() v1alpha1.Resour
 	return newFakeResourceInterpreterCustomizations(c)
 }
 
+func (c *FakeConfigV1alpha1) ResourceInterpreterWebhookConfigurations() v1alpha1.ResourceInterpreterWebhookConfigurationInterface {
+	return newFakeResourceInterpreterWebhookConfigurations(c)
+}
+
 // RESTClient returns a RESTClient that is used to communicate
 // with API server by this client implementation.
 func (c *FakeConfigV1alpha1) RESTClient() rest.Interface {
