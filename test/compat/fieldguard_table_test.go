@@ -7,10 +7,8 @@ package compat
 //   - "test: <file from the repository root>#<TestFunc>": a test that
 //     exercises the field through real behaviour; e2e or integration when
 //     one does, else the unit test of the package implementing it;
-//   - "readme: <exact README.md text>": where the README says why mco does
-//     not act on the field;
-//   - "pending: <why>": no proof yet. Logged, not failed: each one is a debt
-//     to pay with one of the two above.
+//   - "readme: <exact README.md text>": where the README says how mco acts
+//     on the field, or why it does not.
 //
 // Several proofs are separated by " | ". Keep the keys sorted.
 var fieldProofs = map[string]string{
@@ -562,22 +560,22 @@ var fieldProofs = map[string]string{
 	"work.karmada.io/ClusterResourceBinding.spec": "test: test/e2e/helm_test.go#TestHelmReleaseOnMCO | test: pkg/controllers/detector/binding_test.go#TestDesiredSpec",
 
 	"work.karmada.io/ClusterResourceBinding.spec.clusters":                     "test: test/integration/scheduler_test.go#TestSchedulerLoop | test: test/e2e/propagation_test.go#TestStaticWeightPropagation",
-	"work.karmada.io/ClusterResourceBinding.spec.clusters.components":          "readme: `components` written by the detector, not yet scheduled by component",
-	"work.karmada.io/ClusterResourceBinding.spec.clusters.components.name":     "readme: `components` written by the detector, not yet scheduled by component",
-	"work.karmada.io/ClusterResourceBinding.spec.clusters.components.replicas": "readme: `components` written by the detector, not yet scheduled by component",
+	"work.karmada.io/ClusterResourceBinding.spec.clusters.components":          "readme: Per-cluster component counts (`spec.clusters[].components`) are not written",
+	"work.karmada.io/ClusterResourceBinding.spec.clusters.components.name":     "readme: Per-cluster component counts (`spec.clusters[].components`) are not written",
+	"work.karmada.io/ClusterResourceBinding.spec.clusters.components.replicas": "readme: Per-cluster component counts (`spec.clusters[].components`) are not written",
 	"work.karmada.io/ClusterResourceBinding.spec.clusters.name":                "test: test/integration/scheduler_test.go#TestSchedulerLoop | test: test/e2e/propagation_test.go#TestStaticWeightPropagation",
 	"work.karmada.io/ClusterResourceBinding.spec.clusters.replicas":            "test: test/integration/scheduler_test.go#TestSchedulerLoop | test: test/e2e/propagation_more_test.go#TestSuspendDispatching",
 
-	"work.karmada.io/ClusterResourceBinding.spec.components":                                                "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ClusterResourceBinding.spec.components.name":                                           "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements":                            "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements.nodeClaim":                  "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements.nodeClaim.hardNodeAffinity": "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements.nodeClaim.nodeSelector":     "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements.nodeClaim.tolerations":      "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements.priorityClassName":          "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements.resourceRequest":            "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ClusterResourceBinding.spec.components.replicas":                                       "pending: binding components of multi-template workloads are being implemented",
+	"work.karmada.io/ClusterResourceBinding.spec.components":                                                "test: test/e2e/components_test.go#TestComponentsScheduling | test: pkg/scheduler/plugins/components_test.go#TestComponentsFit",
+	"work.karmada.io/ClusterResourceBinding.spec.components.name":                                           "test: test/e2e/components_test.go#TestComponentsScheduling | test: pkg/scheduler/estimate/components_test.go#TestComponentSets",
+	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements":                            "test: test/e2e/components_test.go#TestComponentsScheduling | test: pkg/scheduler/estimate/components_test.go#TestComponentSets",
+	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements.nodeClaim":                  "readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements.nodeClaim.hardNodeAffinity": "readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements.nodeClaim.nodeSelector":     "readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements.nodeClaim.tolerations":      "readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements.priorityClassName":          "readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ClusterResourceBinding.spec.components.replicaRequirements.resourceRequest":            "test: test/e2e/components_test.go#TestComponentsScheduling | test: pkg/scheduler/estimate/components_test.go#TestComponentSets",
+	"work.karmada.io/ClusterResourceBinding.spec.components.replicas":                                       "test: test/e2e/components_test.go#TestComponentsScheduling | test: pkg/scheduler/estimate/components_test.go#TestComponentSets",
 
 	"work.karmada.io/ClusterResourceBinding.spec.conflictResolution": "test: test/e2e/lifecycle_test.go#TestConflictResolution | test: pkg/controllers/detector/binding_test.go#TestDesiredSpec",
 
@@ -662,20 +660,20 @@ var fieldProofs = map[string]string{
 
 	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements":                            "test: test/e2e/propagation_test.go#TestDuplicatedAndDynamicWeight | test: pkg/controllers/detector/binding_test.go#TestDesiredSpec | test: pkg/workload/replicas_test.go#TestReplicas",
 	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements.namespace":                  "test: pkg/controllers/detector/binding_test.go#TestDesiredSpec | test: pkg/workload/replicas_test.go#TestReplicas",
-	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements.nodeClaim":                  "test: pkg/workload/replicas_test.go#TestReplicas",
-	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements.nodeClaim.hardNodeAffinity": "test: pkg/workload/replicas_test.go#TestReplicas",
-	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements.nodeClaim.nodeSelector":     "test: pkg/workload/replicas_test.go#TestReplicas",
-	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements.nodeClaim.tolerations":      "test: pkg/workload/replicas_test.go#TestReplicas",
-	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements.priorityClassName":          "test: pkg/workload/replicas_test.go#TestReplicas",
+	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements.nodeClaim":                  "test: pkg/workload/replicas_test.go#TestReplicas | readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements.nodeClaim.hardNodeAffinity": "test: pkg/workload/replicas_test.go#TestReplicas | readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements.nodeClaim.nodeSelector":     "test: pkg/workload/replicas_test.go#TestReplicas | readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements.nodeClaim.tolerations":      "test: pkg/workload/replicas_test.go#TestReplicas | readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements.priorityClassName":          "test: pkg/workload/replicas_test.go#TestReplicas | readme: the estimate, like Karmada's general estimator, weighs only",
 	"work.karmada.io/ClusterResourceBinding.spec.replicaRequirements.resourceRequest":            "test: test/e2e/propagation_test.go#TestDuplicatedAndDynamicWeight | test: pkg/controllers/detector/binding_test.go#TestDesiredSpec | test: pkg/workload/replicas_test.go#TestReplicas",
 
 	"work.karmada.io/ClusterResourceBinding.spec.replicas": "test: test/integration/scheduler_test.go#TestSchedulerLoop | test: pkg/controllers/detector/binding_test.go#TestDesiredSpec",
 
 	"work.karmada.io/ClusterResourceBinding.spec.requiredBy":                              "test: test/e2e/propagation_more_test.go#TestDependenciesFollow | test: pkg/controllers/dependencies/controller_test.go#TestAttachOnStaleCache",
 	"work.karmada.io/ClusterResourceBinding.spec.requiredBy.clusters":                     "test: test/e2e/propagation_more_test.go#TestDependenciesFollow | test: pkg/controllers/dependencies/controller_test.go#TestAttachOnStaleCache",
-	"work.karmada.io/ClusterResourceBinding.spec.requiredBy.clusters.components":          "readme: `components` written by the detector, not yet scheduled by component",
-	"work.karmada.io/ClusterResourceBinding.spec.requiredBy.clusters.components.name":     "readme: `components` written by the detector, not yet scheduled by component",
-	"work.karmada.io/ClusterResourceBinding.spec.requiredBy.clusters.components.replicas": "readme: `components` written by the detector, not yet scheduled by component",
+	"work.karmada.io/ClusterResourceBinding.spec.requiredBy.clusters.components":          "readme: Per-cluster component counts (`spec.clusters[].components`) are not written",
+	"work.karmada.io/ClusterResourceBinding.spec.requiredBy.clusters.components.name":     "readme: Per-cluster component counts (`spec.clusters[].components`) are not written",
+	"work.karmada.io/ClusterResourceBinding.spec.requiredBy.clusters.components.replicas": "readme: Per-cluster component counts (`spec.clusters[].components`) are not written",
 	"work.karmada.io/ClusterResourceBinding.spec.requiredBy.clusters.name":                "test: pkg/controllers/dependencies/controller_test.go#TestAttachOnStaleCache",
 	"work.karmada.io/ClusterResourceBinding.spec.requiredBy.clusters.replicas":            "test: pkg/controllers/dependencies/controller_test.go#TestAttachOnStaleCache",
 	"work.karmada.io/ClusterResourceBinding.spec.requiredBy.name":                         "test: pkg/controllers/dependencies/controller_test.go#TestAttachOnStaleCache | test: pkg/controllers/dependencies/controller_test.go#TestReleaseStale",
@@ -709,22 +707,22 @@ var fieldProofs = map[string]string{
 	"work.karmada.io/ResourceBinding.spec": "test: test/e2e/propagation_test.go#TestStaticWeightPropagation | test: pkg/controllers/detector/binding_test.go#TestDesiredSpec",
 
 	"work.karmada.io/ResourceBinding.spec.clusters":                     "test: test/integration/scheduler_test.go#TestSchedulerLoop | test: test/e2e/propagation_test.go#TestStaticWeightPropagation",
-	"work.karmada.io/ResourceBinding.spec.clusters.components":          "readme: `components` written by the detector, not yet scheduled by component",
-	"work.karmada.io/ResourceBinding.spec.clusters.components.name":     "readme: `components` written by the detector, not yet scheduled by component",
-	"work.karmada.io/ResourceBinding.spec.clusters.components.replicas": "readme: `components` written by the detector, not yet scheduled by component",
+	"work.karmada.io/ResourceBinding.spec.clusters.components":          "readme: Per-cluster component counts (`spec.clusters[].components`) are not written",
+	"work.karmada.io/ResourceBinding.spec.clusters.components.name":     "readme: Per-cluster component counts (`spec.clusters[].components`) are not written",
+	"work.karmada.io/ResourceBinding.spec.clusters.components.replicas": "readme: Per-cluster component counts (`spec.clusters[].components`) are not written",
 	"work.karmada.io/ResourceBinding.spec.clusters.name":                "test: test/integration/scheduler_test.go#TestSchedulerLoop | test: test/e2e/propagation_test.go#TestStaticWeightPropagation",
 	"work.karmada.io/ResourceBinding.spec.clusters.replicas":            "test: test/integration/scheduler_test.go#TestSchedulerLoop | test: test/e2e/propagation_more_test.go#TestSuspendDispatching",
 
-	"work.karmada.io/ResourceBinding.spec.components":                                                "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ResourceBinding.spec.components.name":                                           "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements":                            "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements.nodeClaim":                  "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements.nodeClaim.hardNodeAffinity": "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements.nodeClaim.nodeSelector":     "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements.nodeClaim.tolerations":      "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements.priorityClassName":          "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements.resourceRequest":            "pending: binding components of multi-template workloads are being implemented",
-	"work.karmada.io/ResourceBinding.spec.components.replicas":                                       "pending: binding components of multi-template workloads are being implemented",
+	"work.karmada.io/ResourceBinding.spec.components":                                                "test: test/e2e/components_test.go#TestComponentsScheduling | test: pkg/scheduler/plugins/components_test.go#TestComponentsFit",
+	"work.karmada.io/ResourceBinding.spec.components.name":                                           "test: test/e2e/components_test.go#TestComponentsScheduling | test: pkg/scheduler/estimate/components_test.go#TestComponentSets",
+	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements":                            "test: test/e2e/components_test.go#TestComponentsScheduling | test: pkg/scheduler/estimate/components_test.go#TestComponentSets",
+	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements.nodeClaim":                  "readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements.nodeClaim.hardNodeAffinity": "readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements.nodeClaim.nodeSelector":     "readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements.nodeClaim.tolerations":      "readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements.priorityClassName":          "readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ResourceBinding.spec.components.replicaRequirements.resourceRequest":            "test: test/e2e/components_test.go#TestComponentsScheduling | test: pkg/scheduler/estimate/components_test.go#TestComponentSets",
+	"work.karmada.io/ResourceBinding.spec.components.replicas":                                       "test: test/e2e/components_test.go#TestComponentsScheduling | test: pkg/scheduler/estimate/components_test.go#TestComponentSets",
 
 	"work.karmada.io/ResourceBinding.spec.conflictResolution": "test: test/e2e/lifecycle_test.go#TestConflictResolution | test: pkg/controllers/detector/binding_test.go#TestDesiredSpec",
 
@@ -809,20 +807,20 @@ var fieldProofs = map[string]string{
 
 	"work.karmada.io/ResourceBinding.spec.replicaRequirements":                            "test: test/e2e/propagation_test.go#TestDuplicatedAndDynamicWeight | test: pkg/controllers/detector/binding_test.go#TestDesiredSpec | test: pkg/workload/replicas_test.go#TestReplicas",
 	"work.karmada.io/ResourceBinding.spec.replicaRequirements.namespace":                  "test: pkg/controllers/detector/binding_test.go#TestDesiredSpec | test: pkg/workload/replicas_test.go#TestReplicas",
-	"work.karmada.io/ResourceBinding.spec.replicaRequirements.nodeClaim":                  "test: pkg/workload/replicas_test.go#TestReplicas",
-	"work.karmada.io/ResourceBinding.spec.replicaRequirements.nodeClaim.hardNodeAffinity": "test: pkg/workload/replicas_test.go#TestReplicas",
-	"work.karmada.io/ResourceBinding.spec.replicaRequirements.nodeClaim.nodeSelector":     "test: pkg/workload/replicas_test.go#TestReplicas",
-	"work.karmada.io/ResourceBinding.spec.replicaRequirements.nodeClaim.tolerations":      "test: pkg/workload/replicas_test.go#TestReplicas",
-	"work.karmada.io/ResourceBinding.spec.replicaRequirements.priorityClassName":          "test: pkg/workload/replicas_test.go#TestReplicas",
+	"work.karmada.io/ResourceBinding.spec.replicaRequirements.nodeClaim":                  "test: pkg/workload/replicas_test.go#TestReplicas | readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ResourceBinding.spec.replicaRequirements.nodeClaim.hardNodeAffinity": "test: pkg/workload/replicas_test.go#TestReplicas | readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ResourceBinding.spec.replicaRequirements.nodeClaim.nodeSelector":     "test: pkg/workload/replicas_test.go#TestReplicas | readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ResourceBinding.spec.replicaRequirements.nodeClaim.tolerations":      "test: pkg/workload/replicas_test.go#TestReplicas | readme: the estimate, like Karmada's general estimator, weighs only",
+	"work.karmada.io/ResourceBinding.spec.replicaRequirements.priorityClassName":          "test: pkg/workload/replicas_test.go#TestReplicas | readme: the estimate, like Karmada's general estimator, weighs only",
 	"work.karmada.io/ResourceBinding.spec.replicaRequirements.resourceRequest":            "test: test/e2e/propagation_test.go#TestDuplicatedAndDynamicWeight | test: pkg/controllers/detector/binding_test.go#TestDesiredSpec | test: pkg/workload/replicas_test.go#TestReplicas",
 
 	"work.karmada.io/ResourceBinding.spec.replicas": "test: test/integration/scheduler_test.go#TestSchedulerLoop | test: pkg/controllers/detector/binding_test.go#TestDesiredSpec",
 
 	"work.karmada.io/ResourceBinding.spec.requiredBy":                              "test: test/e2e/propagation_more_test.go#TestDependenciesFollow | test: pkg/controllers/dependencies/controller_test.go#TestAttachOnStaleCache",
 	"work.karmada.io/ResourceBinding.spec.requiredBy.clusters":                     "test: test/e2e/propagation_more_test.go#TestDependenciesFollow | test: pkg/controllers/dependencies/controller_test.go#TestAttachOnStaleCache",
-	"work.karmada.io/ResourceBinding.spec.requiredBy.clusters.components":          "readme: `components` written by the detector, not yet scheduled by component",
-	"work.karmada.io/ResourceBinding.spec.requiredBy.clusters.components.name":     "readme: `components` written by the detector, not yet scheduled by component",
-	"work.karmada.io/ResourceBinding.spec.requiredBy.clusters.components.replicas": "readme: `components` written by the detector, not yet scheduled by component",
+	"work.karmada.io/ResourceBinding.spec.requiredBy.clusters.components":          "readme: Per-cluster component counts (`spec.clusters[].components`) are not written",
+	"work.karmada.io/ResourceBinding.spec.requiredBy.clusters.components.name":     "readme: Per-cluster component counts (`spec.clusters[].components`) are not written",
+	"work.karmada.io/ResourceBinding.spec.requiredBy.clusters.components.replicas": "readme: Per-cluster component counts (`spec.clusters[].components`) are not written",
 	"work.karmada.io/ResourceBinding.spec.requiredBy.clusters.name":                "test: pkg/controllers/dependencies/controller_test.go#TestAttachOnStaleCache",
 	"work.karmada.io/ResourceBinding.spec.requiredBy.clusters.replicas":            "test: pkg/controllers/dependencies/controller_test.go#TestAttachOnStaleCache",
 	"work.karmada.io/ResourceBinding.spec.requiredBy.name":                         "test: pkg/controllers/dependencies/controller_test.go#TestAttachOnStaleCache | test: pkg/controllers/dependencies/controller_test.go#TestReleaseStale",

@@ -17,9 +17,11 @@ limitations under the License.
 package core
 
 import (
+	"math"
 	"sync"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/scheduler/estimate"
 	"github.com/mco-org/mco/pkg/scheduler/spread"
 )
@@ -71,5 +73,14 @@ func (c *capacityCache) fill(candidates []spread.Candidate, request *estimate.Re
 	}
 	for k, i := range missed {
 		c.entries[candidates[i].Cluster] = read[k]
+	}
+}
+
+// fillSets sets each candidate's Available to the complete sets of
+// components its cluster can hold.
+func fillSets(candidates []spread.Candidate, components []workv1alpha2.Component) {
+	for i := range candidates {
+		sets, _ := estimate.ComponentSets(candidates[i].Cluster, components)
+		candidates[i].Available = min(sets, math.MaxInt32)
 	}
 }

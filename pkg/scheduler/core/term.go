@@ -62,7 +62,12 @@ func (s *Scheduler) scheduleTerm(ctx context.Context, in Input, placement *polic
 	constraints, divided := spread.ForPlacement(placement)
 	// Spread selection ranks clusters by room even for Duplicated
 	// bindings, as Karmada's does; only Divided ones must fit in it.
-	if len(constraints) > 0 || divided && usesCapacity(placement) {
+	switch {
+	case len(in.Spec.Components) > 0 && len(constraints) > 0:
+		// A workload of several components goes whole: spread selection
+		// ranks clusters by the complete sets they can hold.
+		fillSets(candidates, in.Spec.Components)
+	case len(constraints) > 0 || divided && usesCapacity(placement):
 		request := estimate.RequestOf(in.Spec.ReplicaRequirements)
 		s.capacities.fill(candidates, &request)
 	}

@@ -26,6 +26,7 @@ var DefaultPlugins = []string{
 	ClusterAffinityName,
 	ClusterEvictionName,
 	WorkloadAffinityName,
+	ComponentsFitName,
 	ClusterLocalityName,
 }
 
@@ -38,6 +39,7 @@ func NewRegistry(peers WorkloadPeers) framework.Registry {
 		ClusterAffinityName:  NewClusterAffinity,
 		ClusterEvictionName:  NewClusterEviction,
 		WorkloadAffinityName: NewWorkloadAffinity(peers),
+		ComponentsFitName:    NewComponentsFit,
 		ClusterLocalityName:  NewClusterLocality,
 	}
 }

@@ -48,7 +48,7 @@ func TestDefaultFrameworkOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFilters := []string{"APIEnablement", "TaintToleration", "ClusterAffinity", "ClusterEviction", "WorkloadAffinity"}
+	wantFilters := []string{"APIEnablement", "TaintToleration", "ClusterAffinity", "ClusterEviction", "WorkloadAffinity", "ComponentsFit"}
 	if got := fw.FilterPluginNames(); !slices.Equal(got, wantFilters) {
 		t.Errorf("filters = %q, want %q", got, wantFilters)
 	}
