@@ -291,3 +291,63 @@ func movedOff(ctx context.Context, mco mcoclient.Interface, ns, cluster string) 
 	}
 	return moved, nil
 }
+
+// failoverCarriesState (TestMember2Outage): a workload that leaves member2
+// for another cluster when member2 fails takes what
+// failover.cluster.statePreservation reads from its status there along,
+// as a label of its copy in the new cluster, kept there once the eviction
+// task is done.
+func failoverCarriesState(t *testing.T) (during, after func(t *testing.T)) {
+	ns := namespace(t, "e2e-failover-state")
+	kubectl(t, deploymentYAML(ns, "stateful", 1, "10m")+`---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: stateful, namespace: `+ns+`}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: stateful}]
+  placement:
+    clusterAffinities:
+    - {affinityName: home, clusterNames: [member2]}
+    - {affinityName: away, clusterNames: [member3]}
+  failover:
+    cluster:
+      statePreservation:
+        rules: [{aliasLabelName: e2e.mco-org.github.io/replicas, jsonPath: "{.replicas}"}]
+`, "apply", "-f", "-")
+	waitReplicas(t, ns, "stateful", map[string]int32{"member2": 1, "member3": -1})
+	_, mco := mcoClients(t)
+	eventually(t, 60*time.Second, "member2's status reported", func(ctx context.Context) (bool, string) {
+		b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "stateful-deployment", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, it := range b.Status.AggregatedStatus {
+			if it.ClusterName == "member2" && it.Status != nil && strings.Contains(string(it.Status.Raw), `"replicas":1`) {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprint(b.Status.AggregatedStatus)
+	})
+	during = func(t *testing.T) {
+		eventually(t, 120*time.Second, "the copy in member3 carries member2's state", func(ctx context.Context) (bool, string) {
+			d, err := memberClient(t, "member3").AppsV1().Deployments(ns).Get(ctx, "stateful", metav1.GetOptions{})
+			if err != nil {
+				return false, err.Error()
+			}
+			return d.Labels["e2e.mco-org.github.io/replicas"] == "1", fmt.Sprint(d.Labels)
+		})
+	}
+	after = func(t *testing.T) {
+		waitEvictionOver(t, ns, "stateful", 1, 90*time.Second, "")
+		// The eviction task is done: the label stays on member3's copy
+		// (the binding controller renders it again from the Work's memory).
+		for range 5 {
+			d, err := memberClient(t, "member3").AppsV1().Deployments(ns).Get(context.Background(), "stateful", metav1.GetOptions{})
+			if err != nil || d.Labels["e2e.mco-org.github.io/replicas"] != "1" {
+				t.Fatalf("member3's copy after the eviction: labels %v, %v; want member2's state kept", d.GetLabels(), err)
+			}
+			time.Sleep(time.Second)
+		}
+	}
+	return during, after
+}

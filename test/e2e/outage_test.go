@@ -78,6 +78,7 @@ func TestMember2Outage(t *testing.T) {
 		{"ClusterHealthAndTaints", clusterHealthAndTaints},
 		{"FailoverMovesReplicas", failoverMovesReplicas},
 		{"FailoverWithoutAlternative", failoverWithoutAlternative},
+		{"FailoverCarriesState", failoverCarriesState},
 		{"RebalanceAfterFailover", rebalanceAfterFailover},
 		{"DashboardInBrowser", dashboardInBrowser},
 	})

@@ -226,7 +226,8 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 			}
 			return fmt.Errorf("render %s for cluster %s: %w", describe(tmpl), t.Name, err)
 		}
-		addPreservedLabels(manifest, v.Spec.GracefulEvictionTasks, t.Name)
+		preserved := preservedLabels(v.Spec.GracefulEvictionTasks, t.Name, b.existingWork(t.Name, manifest))
+		addPreservedLabels(manifest, preserved)
 		applied, err := overridemanager.Apply(manifest, cluster, policies)
 		if err != nil {
 			failures = append(failures, fmt.Sprintf("cluster %s: %v", t.Name, err))
@@ -234,6 +235,9 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		}
 		want, err := desiredWork(v, manifest, t.Name, applied)
 		if err != nil {
+			return err
+		}
+		if err := rememberPreserved(want, preserved); err != nil {
 			return err
 		}
 		if rev != "" {
@@ -299,6 +303,18 @@ func (b *Controller) overridePolicies(namespace string) overridemanager.Policies
 		}
 	}
 	return p
+}
+
+// existingWork returns the Work that carries manifest to cluster, nil when
+// there is none yet.
+func (b *Controller) existingWork(cluster string, manifest *unstructured.Unstructured) *workv1alpha1.Work {
+	key := names.ExecutionSpace(cluster) + "/" + names.Work(manifest.GetKind(), manifest.GetName(), manifest.GetNamespace())
+	obj, ok, err := b.workInf.GetIndexer().GetByKey(key)
+	if err != nil || !ok {
+		return nil
+	}
+	w, _ := obj.(*workv1alpha1.Work)
+	return w
 }
 
 // worksOf lists the Works derived from a binding.

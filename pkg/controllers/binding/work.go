@@ -95,4 +95,4 @@ func desiredWork(b *binding.View, manifest *unstructured.Unstructured, cluster s
 
 // appliedAnnotations are the annotations of a Work the binding controller
 // owns: a Work loses them when no override applies any more.
-var appliedAnnotations = []string{AppliedOverridesAnnotation, AppliedClusterOverridesAnnotation}
+var appliedAnnotations = []string{AppliedOverridesAnnotation, AppliedClusterOverridesAnnotation, PreservedLabelsAnnotation}

@@ -375,27 +375,53 @@ func TestMergeWork(t *testing.T) {
 	}
 }
 
-func TestAddPreservedLabels(t *testing.T) {
-	m := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "web", "labels": map[string]any{"app": "web"}}}}
-	tasks := []workv1alpha2.GracefulEvictionTask{{FromCluster: "member2", PreservedLabelState: map[string]string{"state": "2"}}}
-	addPreservedLabels(m, tasks, "member2")
-	if _, ok := m.GetLabels()["state"]; ok {
-		t.Fatal("the cluster left must not get the preserved state")
+func TestPreservedLabels(t *testing.T) {
+	t.Parallel()
+	task := workv1alpha2.GracefulEvictionTask{FromCluster: "member2", PreservedLabelState: map[string]string{"state": "2"},
+		ClustersBeforeFailover: []string{"member1", "member2"}}
+	remembering := func(labels string) *workv1alpha1.Work {
+		return &workv1alpha1.Work{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{PreservedLabelsAnnotation: labels}}}
 	}
-	addPreservedLabels(m, tasks, "member1")
-	if got := m.GetLabels(); got["state"] != "2" || got["app"] != "web" {
-		t.Fatalf("labels %v", got)
+	cases := []struct {
+		name     string
+		tasks    []workv1alpha2.GracefulEvictionTask
+		cluster  string
+		existing *workv1alpha1.Work
+		want     map[string]string
+	}{
+		{name: "A cluster new after the failover gets the state.", tasks: []workv1alpha2.GracefulEvictionTask{task}, cluster: "member3",
+			want: map[string]string{"state": "2"}},
+		{name: "The cluster left does not.", tasks: []workv1alpha2.GracefulEvictionTask{task}, cluster: "member2", want: map[string]string{}},
+		{name: "Nor one that ran the workload before.", tasks: []workv1alpha2.GracefulEvictionTask{task}, cluster: "member1", want: map[string]string{}},
+		{name: "Once the task is done, the Work remembers it.", cluster: "member3", existing: remembering(`{"state":"2"}`),
+			want: map[string]string{"state": "2"}},
+		{name: "A later failover's state wins.", tasks: []workv1alpha2.GracefulEvictionTask{task}, cluster: "member3",
+			existing: remembering(`{"state":"1","other":"x"}`), want: map[string]string{"state": "2", "other": "x"}},
+		{name: "A malformed memory is dropped.", cluster: "member3", existing: remembering(`{`), want: map[string]string{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := preservedLabels(tc.tasks, tc.cluster, tc.existing)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("labels (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
-func TestAddPreservedLabelsOnlyToNewClusters(t *testing.T) {
-	tasks := []workv1alpha2.GracefulEvictionTask{{FromCluster: "member2", PreservedLabelState: map[string]string{"state": "2"},
-		ClustersBeforeFailover: []string{"member1", "member2"}}}
-	for cluster, want := range map[string]bool{"member1": false, "member3": true} {
-		m := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "web"}}}
-		addPreservedLabels(m, tasks, cluster)
-		if _, got := m.GetLabels()["state"]; got != want {
-			t.Errorf("%s got the preserved state: %v, want %v", cluster, got, want)
-		}
+func TestAddPreservedLabels(t *testing.T) {
+	t.Parallel()
+	m := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "web", "labels": map[string]any{"app": "web"}}}}
+	addPreservedLabels(m, map[string]string{"state": "2"})
+	if got := m.GetLabels(); got["state"] != "2" || got["app"] != "web" {
+		t.Errorf("labels %v", got)
+	}
+	w := &workv1alpha1.Work{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{}}}
+	if err := rememberPreserved(w, map[string]string{"state": "2"}); err != nil || w.Annotations[PreservedLabelsAnnotation] != `{"state":"2"}` {
+		t.Errorf("annotation %q, %v", w.Annotations[PreservedLabelsAnnotation], err)
+	}
+	if err := rememberPreserved(w, nil); err != nil || w.Annotations[PreservedLabelsAnnotation] != `{"state":"2"}` {
+		t.Error("nothing to remember changed the annotation")
 	}
 }
