@@ -7,6 +7,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/testing/builders"
 )
 
@@ -41,5 +43,29 @@ func TestClusterChange(t *testing.T) {
 				t.Errorf("clusterChange = %v, want %v", got, c.want)
 			}
 		})
+	}
+}
+
+// TestResponsibleFor: a scheduler places the bindings that name it in
+// spec.schedulerName (its default name when empty), never those of
+// another scheduler, nor those without placement (dependencies).
+func TestResponsibleFor(t *testing.T) {
+	t.Parallel()
+	s := &Scheduler{name: DefaultSchedulerName}
+	placed := &policyv1alpha1.Placement{}
+	cases := []struct {
+		name string
+		spec workv1alpha2.ResourceBindingSpec
+		want bool
+	}{
+		{"Empty schedulerName is the default scheduler's.", workv1alpha2.ResourceBindingSpec{Placement: placed}, true},
+		{"Its own name.", workv1alpha2.ResourceBindingSpec{Placement: placed, SchedulerName: DefaultSchedulerName}, true},
+		{"Another scheduler's.", workv1alpha2.ResourceBindingSpec{Placement: placed, SchedulerName: "gpu-scheduler"}, false},
+		{"No placement: a dependency.", workv1alpha2.ResourceBindingSpec{}, false},
+	}
+	for _, tc := range cases {
+		if got := s.responsibleFor(&tc.spec); got != tc.want {
+			t.Errorf("%s: responsibleFor = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

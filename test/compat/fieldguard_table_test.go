@@ -320,7 +320,7 @@ var fieldProofs = map[string]string{
 	"policy.karmada.io/ClusterPropagationPolicy.spec.schedulePriority.priorityClassName":   "test: test/integration/priority_test.go#TestSchedulePriorityResolved",
 	"policy.karmada.io/ClusterPropagationPolicy.spec.schedulePriority.priorityClassSource": "test: test/integration/priority_test.go#TestSchedulePriorityResolved",
 
-	"policy.karmada.io/ClusterPropagationPolicy.spec.schedulerName": "test: pkg/controllers/detector/binding_test.go#TestDesiredSpec",
+	"policy.karmada.io/ClusterPropagationPolicy.spec.schedulerName": "test: pkg/controllers/detector/binding_test.go#TestDesiredSpec | test: pkg/scheduler/handlers_test.go#TestResponsibleFor",
 
 	"policy.karmada.io/ClusterPropagationPolicy.spec.suspension":                                    "test: test/e2e/propagation_more_test.go#TestSuspendDispatching | test: pkg/controllers/detector/binding_test.go#TestDesiredSpec",
 	"policy.karmada.io/ClusterPropagationPolicy.spec.suspension.dispatching":                        "test: test/e2e/propagation_more_test.go#TestSuspendDispatching | test: pkg/controllers/binding/render_test.go#TestSuspended",
@@ -538,7 +538,7 @@ var fieldProofs = map[string]string{
 	"policy.karmada.io/PropagationPolicy.spec.schedulePriority.priorityClassName":   "test: test/integration/priority_test.go#TestSchedulePriorityResolved",
 	"policy.karmada.io/PropagationPolicy.spec.schedulePriority.priorityClassSource": "test: test/integration/priority_test.go#TestSchedulePriorityResolved",
 
-	"policy.karmada.io/PropagationPolicy.spec.schedulerName": "test: pkg/controllers/detector/binding_test.go#TestDesiredSpec",
+	"policy.karmada.io/PropagationPolicy.spec.schedulerName": "test: pkg/controllers/detector/binding_test.go#TestDesiredSpec | test: pkg/scheduler/handlers_test.go#TestResponsibleFor",
 
 	"policy.karmada.io/PropagationPolicy.spec.suspension":                                    "test: test/e2e/propagation_more_test.go#TestSuspendDispatching | test: pkg/controllers/detector/binding_test.go#TestDesiredSpec",
 	"policy.karmada.io/PropagationPolicy.spec.suspension.dispatching":                        "test: test/e2e/propagation_more_test.go#TestSuspendDispatching | test: pkg/controllers/binding/render_test.go#TestSuspended",
@@ -692,7 +692,7 @@ var fieldProofs = map[string]string{
 	"work.karmada.io/ClusterResourceBinding.spec.schedulePriority":          "readme: ClusterResourceBindings have no priority.",
 	"work.karmada.io/ClusterResourceBinding.spec.schedulePriority.priority": "readme: ClusterResourceBindings have no priority.",
 
-	"work.karmada.io/ClusterResourceBinding.spec.schedulerName": "test: pkg/controllers/detector/binding_test.go#TestDesiredSpec",
+	"work.karmada.io/ClusterResourceBinding.spec.schedulerName": "test: pkg/controllers/detector/binding_test.go#TestDesiredSpec | test: pkg/scheduler/handlers_test.go#TestResponsibleFor",
 
 	"work.karmada.io/ClusterResourceBinding.spec.suspension":                                    "test: test/e2e/propagation_more_test.go#TestSuspendDispatching | test: pkg/controllers/binding/render_test.go#TestSuspended",
 	"work.karmada.io/ClusterResourceBinding.spec.suspension.dispatching":                        "test: test/e2e/propagation_more_test.go#TestSuspendDispatching | test: pkg/controllers/binding/render_test.go#TestSuspended",
@@ -839,7 +839,7 @@ var fieldProofs = map[string]string{
 	"work.karmada.io/ResourceBinding.spec.schedulePriority":          "test: test/integration/priority_test.go#TestSchedulePriorityResolved | test: test/integration/priority_test.go#TestSchedulerQueueByPriority",
 	"work.karmada.io/ResourceBinding.spec.schedulePriority.priority": "test: test/integration/priority_test.go#TestSchedulerQueueByPriority | test: test/integration/priority_test.go#TestSchedulePriorityResolved",
 
-	"work.karmada.io/ResourceBinding.spec.schedulerName": "test: pkg/controllers/detector/binding_test.go#TestDesiredSpec",
+	"work.karmada.io/ResourceBinding.spec.schedulerName": "test: pkg/controllers/detector/binding_test.go#TestDesiredSpec | test: pkg/scheduler/handlers_test.go#TestResponsibleFor",
 
 	"work.karmada.io/ResourceBinding.spec.suspension":                                    "test: test/e2e/propagation_more_test.go#TestSuspendDispatching | test: pkg/controllers/binding/render_test.go#TestSuspended",
 	"work.karmada.io/ResourceBinding.spec.suspension.dispatching":                        "test: test/e2e/propagation_more_test.go#TestSuspendDispatching | test: pkg/controllers/binding/render_test.go#TestSuspended",
