@@ -57,8 +57,10 @@ func (a *Agent) newContext(ctx context.Context) (*shared.Context, error) {
 	// The agent calls interpreter webhooks too (status, health and retain
 	// of its member's objects); a change of them shows on each object's
 	// next event.
-	if err := c.Customizations.FollowWebhooks(inf.Config().V1alpha1().ResourceInterpreterWebhookConfigurations().Informer(), nil); err != nil {
-		return nil, err
+	if mayListWebhooks(ctx, kube) {
+		if err := c.Customizations.FollowWebhooks(inf.Config().V1alpha1().ResourceInterpreterWebhookConfigurations().Informer(), nil); err != nil {
+			return nil, err
+		}
 	}
 	leases.Coordination().V1().Leases().Informer()
 	return c, nil

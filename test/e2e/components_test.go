@@ -20,30 +20,8 @@ import (
 // than every node.
 func TestComponentsScheduling(t *testing.T) {
 	framework.Parallel(t)
-	kubectl(t, `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: pipelines.components.e2e.example.com}
-spec:
-  group: components.e2e.example.com
-  scope: Namespaced
-  names: {plural: pipelines, singular: pipeline, kind: Pipeline}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec: {type: object, properties: {workers: {type: integer}, workerCPU: {type: string}}}
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterPropagationPolicy
-metadata: {name: pipeline-crd}
-spec:
-  resourceSelectors: [{apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: pipelines.components.e2e.example.com}]
----
-apiVersion: config.karmada.io/v1alpha1
+	installTestKind(t, "components.e2e.example.com", "Pipeline", "pipelines", "{workers: {type: integer}, workerCPU: {type: string}}", members)
+	kubectl(t, `apiVersion: config.karmada.io/v1alpha1
 kind: ResourceInterpreterCustomization
 metadata: {name: pipelines}
 spec:
@@ -59,10 +37,8 @@ spec:
         end
 `, "apply", "-f", "-")
 	t.Cleanup(func() {
-		_, _ = kubectlErr("", "delete", "resourceinterpretercustomization/pipelines", "clusterpropagationpolicy/pipeline-crd", "--ignore-not-found")
+		_, _ = kubectlErr("", "delete", "resourceinterpretercustomization/pipelines", "--ignore-not-found")
 	})
-	crds := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-	waitInMembers(t, members, []memberObject{{crds, "", "pipelines.components.e2e.example.com"}}, true)
 
 	ns := namespace(t, "e2e-components")
 	kubectl(t, `apiVersion: components.e2e.example.com/v1

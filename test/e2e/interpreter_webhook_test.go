@@ -82,31 +82,8 @@ func TestInterpreterWebhook(t *testing.T) {
 	t.Cleanup(srv.Close)
 	ca := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}))
 
-	kubectl(t, `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gizmos.hooks.e2e.example.com}
-spec:
-  group: hooks.e2e.example.com
-  scope: Namespaced
-  names: {plural: gizmos, singular: gizmo, kind: Gizmo}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec: {type: object, properties: {size: {type: integer}}}
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterPropagationPolicy
-metadata: {name: gizmo-crd}
-spec:
-  resourceSelectors: [{apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, name: gizmos.hooks.e2e.example.com}]
-  placement: {clusterAffinity: {clusterNames: [member1, member2]}}
----
-apiVersion: config.karmada.io/v1alpha1
+	installTestKind(t, "hooks.e2e.example.com", "Gizmo", "gizmos", "{size: {type: integer}}", []string{"member1", "member2"})
+	kubectl(t, `apiVersion: config.karmada.io/v1alpha1
 kind: ResourceInterpreterWebhookConfiguration
 metadata: {name: gizmos}
 webhooks:
@@ -117,10 +94,8 @@ webhooks:
   interpreterContextVersions: [v1alpha1]
 `, "apply", "-f", "-")
 	t.Cleanup(func() {
-		_, _ = kubectlErr("", "delete", "resourceinterpreterwebhookconfiguration/gizmos", "clusterpropagationpolicy/gizmo-crd", "--ignore-not-found")
+		_, _ = kubectlErr("", "delete", "resourceinterpreterwebhookconfiguration/gizmos", "--ignore-not-found")
 	})
-	crds := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
-	waitInMembers(t, []string{"member1", "member2"}, []memberObject{{crds, "", "gizmos.hooks.e2e.example.com"}}, true)
 
 	ns := namespace(t, "e2e-interpreter-webhook")
 	kubectl(t, `apiVersion: hooks.e2e.example.com/v1

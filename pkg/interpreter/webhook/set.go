@@ -63,8 +63,11 @@ func NewSet(configurations []*configv1alpha1.ResourceInterpreterWebhookConfigura
 					continue
 				}
 				h.url, h.client = *w.ClientConfig.URL, client
-			default:
+			case w.ClientConfig.Service != nil:
 				h.service = w
+			default:
+				errs = append(errs, fmt.Errorf("interpreter webhook %s: clientConfig has neither url nor service", h.Name))
+				continue
 			}
 			s.hooks = append(s.hooks, h)
 			s.fingerprint += fmt.Sprintf("%s|%s|%d|%x|%v\x00", h.Name, h.url, h.timeout, w.ClientConfig.CABundle, w.Rules)
