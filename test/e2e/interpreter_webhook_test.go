@@ -23,17 +23,17 @@ import (
 	"github.com/mco-org/mco/test/e2e/framework"
 )
 
-var gizmos = schema.GroupVersionResource{Group: "hooks.e2e.example.com", Version: "v1", Resource: "gizmos"}
+var hookedApps = schema.GroupVersionResource{Group: "hooks.e2e.example.com", Version: "v1", Resource: "hookedapps"}
 
-// gizmoHook is a user's interpreter webhook for Gizmos: spec.size
+// hookedAppHook is a user's interpreter webhook for HookedApps: spec.size
 // replicas of 100m each, revised by JSON patch, healthy from 3 up; the
 // other operations change nothing. It counts the calls of each operation.
-type gizmoHook struct {
+type hookedAppHook struct {
 	mu    sync.Mutex
 	calls map[configv1alpha1.InterpreterOperation]int
 }
 
-func (g *gizmoHook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (g *hookedAppHook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var in configv1alpha1.ResourceInterpreterContext
 	if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.Request == nil {
 		http.Error(w, "not a ResourceInterpreterContext", http.StatusBadRequest)
@@ -65,7 +65,7 @@ func (g *gizmoHook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(&configv1alpha1.ResourceInterpreterContext{TypeMeta: in.TypeMeta, Response: resp})
 }
 
-func (g *gizmoHook) called(op configv1alpha1.InterpreterOperation) int {
+func (g *hookedAppHook) called(op configv1alpha1.InterpreterOperation) int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.calls[op]
@@ -77,29 +77,29 @@ func (g *gizmoHook) called(op configv1alpha1.InterpreterOperation) int {
 // its health is the webhook's answer, in the binding.
 func TestInterpreterWebhook(t *testing.T) {
 	framework.Parallel(t)
-	hook := &gizmoHook{calls: map[configv1alpha1.InterpreterOperation]int{}}
+	hook := &hookedAppHook{calls: map[configv1alpha1.InterpreterOperation]int{}}
 	srv := httptest.NewTLSServer(hook)
 	t.Cleanup(srv.Close)
 	ca := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}))
 
-	installTestKind(t, "hooks.e2e.example.com", "Gizmo", "gizmos", "{size: {type: integer}}", []string{"member1", "member2"})
+	installTestKind(t, "hooks.e2e.example.com", "HookedApp", "hookedapps", "{size: {type: integer}}", []string{"member1", "member2"})
 	kubectl(t, `apiVersion: config.karmada.io/v1alpha1
 kind: ResourceInterpreterWebhookConfiguration
-metadata: {name: gizmos}
+metadata: {name: hookedapps}
 webhooks:
-- name: gizmos.hooks.e2e.example.com
+- name: hookedapps.hooks.e2e.example.com
   clientConfig: {url: "`+srv.URL+`/interpret", caBundle: `+ca+`}
-  rules: [{operations: ["*"], apiGroups: [hooks.e2e.example.com], apiVersions: ["*"], kinds: [Gizmo]}]
+  rules: [{operations: ["*"], apiGroups: [hooks.e2e.example.com], apiVersions: ["*"], kinds: [HookedApp]}]
   timeoutSeconds: 5
   interpreterContextVersions: [v1alpha1]
 `, "apply", "-f", "-")
 	t.Cleanup(func() {
-		_, _ = kubectlErr("", "delete", "resourceinterpreterwebhookconfiguration/gizmos", "--ignore-not-found")
+		_, _ = kubectlErr("", "delete", "resourceinterpreterwebhookconfiguration/hookedapps", "--ignore-not-found")
 	})
 
 	ns := namespace(t, "e2e-interpreter-webhook")
 	kubectl(t, `apiVersion: hooks.e2e.example.com/v1
-kind: Gizmo
+kind: HookedApp
 metadata: {name: g, namespace: `+ns+`}
 spec: {size: 4}
 ---
@@ -107,16 +107,16 @@ apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata: {name: g, namespace: `+ns+`}
 spec:
-  resourceSelectors: [{apiVersion: hooks.e2e.example.com/v1, kind: Gizmo, name: g}]
+  resourceSelectors: [{apiVersion: hooks.e2e.example.com/v1, kind: HookedApp, name: g}]
   placement:
     clusterAffinity: {clusterNames: [member1, member2]}
 `+splitEvenly, "apply", "-f", "-")
 
 	sizes := func(ctx context.Context) (int64, int64) {
-		return memberInt(ctx, t, "member1", gizmos, ns, "g", "spec", "size"), memberInt(ctx, t, "member2", gizmos, ns, "g", "spec", "size")
+		return memberInt(ctx, t, "member1", hookedApps, ns, "g", "spec", "size"), memberInt(ctx, t, "member2", hookedApps, ns, "g", "spec", "size")
 	}
 	health := func(ctx context.Context) (map[string]workv1alpha2.ResourceHealth, int32) {
-		b, err := framework.MCO(t).WorkV1alpha2().ResourceBindings(ns).Get(ctx, "g-gizmo", metav1.GetOptions{})
+		b, err := framework.MCO(t).WorkV1alpha2().ResourceBindings(ns).Get(ctx, "g-hookedapp", metav1.GetOptions{})
 		if err != nil {
 			return nil, -1
 		}
@@ -126,13 +126,13 @@ spec:
 		}
 		return out, b.Spec.Replicas
 	}
-	eventually(t, 2*time.Minute, "4 Gizmo replicas read by the webhook, 2 a member, unhealthy below 3", func(ctx context.Context) (bool, string) {
+	eventually(t, 2*time.Minute, "4 HookedApp replicas read by the webhook, 2 a member, unhealthy below 3", func(ctx context.Context) (bool, string) {
 		m1, m2 := sizes(ctx)
 		h, replicas := health(ctx)
 		ok := replicas == 4 && m1 == 2 && m2 == 2 && h["member1"] == workv1alpha2.ResourceUnhealthy && h["member2"] == workv1alpha2.ResourceUnhealthy
 		return ok, fmt.Sprintf("binding replicas %d, members' sizes %d and %d, health %v", replicas, m1, m2, h)
 	})
-	kubectl(t, "", "-n", ns, "patch", "gizmo", "g", "--type=merge", "-p", `{"spec":{"size":6}}`)
+	kubectl(t, "", "-n", ns, "patch", "hookedapps.hooks.e2e.example.com", "g", "--type=merge", "-p", `{"spec":{"size":6}}`)
 	eventually(t, 2*time.Minute, "6 replicas, 3 a member, healthy", func(ctx context.Context) (bool, string) {
 		m1, m2 := sizes(ctx)
 		h, replicas := health(ctx)
