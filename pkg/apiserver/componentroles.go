@@ -92,6 +92,8 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		rule("apps.karmada.io", []string{"workloadrebalancers"}, readWrite),
 		rule("apps.karmada.io", []string{"workloadrebalancers/status"}, updateOnly),
 		rule("remedy.karmada.io", []string{"remedies"}, read),
+		rule("networking.karmada.io", []string{"multiclusterservices"}, read),
+		rule("networking.karmada.io", []string{"multiclusterservices/status"}, updateOnly),
 		rule("rollout.mco-org.github.io", []string{"rolloutpolicies", "clusterrolloutpolicies"}, read),
 		rule("rollout.mco-org.github.io", []string{"rollouts"}, readWrite),
 		rule("rollout.mco-org.github.io", []string{"rolloutpolicies/status", "clusterrolloutpolicies/status", "rollouts/status"}, updateOnly),

@@ -28,7 +28,7 @@ var karmadaGroups = map[string]karmadaGroup{
 	"config.karmada.io":      {"ResourceInterpreterCustomization and ResourceInterpreterWebhookConfiguration", true},
 	"apps.karmada.io":        {"WorkloadRebalancer", true},
 	"autoscaling.karmada.io": {"FederatedHPA and CronFederatedHPA", false},
-	"networking.karmada.io":  {"MultiClusterIngress and MultiClusterService", false},
+	"networking.karmada.io":  {"MultiClusterIngress and MultiClusterService", true},
 	"remedy.karmada.io":      {"Remedy", true},
 	"search.karmada.io":      {"ResourceRegistry", false},
 }

@@ -23,6 +23,7 @@ import (
 	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
+	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	remedyv1alpha1 "github.com/mco-org/mco/pkg/apis/remedy/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
@@ -33,6 +34,7 @@ import (
 	applyconfigurationclusterv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/cluster/v1alpha1"
 	applyconfigurationconfigv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/config/v1alpha1"
 	internal "github.com/mco-org/mco/pkg/generated/applyconfiguration/internal"
+	applyconfigurationnetworkingv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/networking/v1alpha1"
 	applyconfigurationpolicyv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/policy/v1alpha1"
 	applyconfigurationremedyv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/remedy/v1alpha1"
 	applyconfigurationrolloutv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/rollout/v1alpha1"
@@ -138,6 +140,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationconfigv1alpha1.StatusAggregationApplyConfiguration{}
 	case configv1alpha1.SchemeGroupVersion.WithKind("StatusReflection"):
 		return &applyconfigurationconfigv1alpha1.StatusReflectionApplyConfiguration{}
+
+		// Group=networking.karmada.io, Version=v1alpha1
+	case networkingv1alpha1.SchemeGroupVersion.WithKind("ClusterSelector"):
+		return &applyconfigurationnetworkingv1alpha1.ClusterSelectorApplyConfiguration{}
+	case networkingv1alpha1.SchemeGroupVersion.WithKind("ExposurePort"):
+		return &applyconfigurationnetworkingv1alpha1.ExposurePortApplyConfiguration{}
+	case networkingv1alpha1.SchemeGroupVersion.WithKind("ExposureRange"):
+		return &applyconfigurationnetworkingv1alpha1.ExposureRangeApplyConfiguration{}
+	case networkingv1alpha1.SchemeGroupVersion.WithKind("MultiClusterIngress"):
+		return &applyconfigurationnetworkingv1alpha1.MultiClusterIngressApplyConfiguration{}
+	case networkingv1alpha1.SchemeGroupVersion.WithKind("MultiClusterService"):
+		return &applyconfigurationnetworkingv1alpha1.MultiClusterServiceApplyConfiguration{}
+	case networkingv1alpha1.SchemeGroupVersion.WithKind("MultiClusterServiceSpec"):
+		return &applyconfigurationnetworkingv1alpha1.MultiClusterServiceSpecApplyConfiguration{}
 
 		// Group=policy.karmada.io, Version=v1alpha1
 	case policyv1alpha1.SchemeGroupVersion.WithKind("ApplicationFailoverBehavior"):

@@ -26,6 +26,7 @@ func Resources(opts ...Option) []*resource.Spec {
 	out = append(out, configResources()...)
 	out = append(out, appsResources()...)
 	out = append(out, remedyResources()...)
+	out = append(out, networkingResources()...)
 	return out
 }
 

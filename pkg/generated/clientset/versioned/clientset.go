@@ -26,6 +26,7 @@ import (
 	appsv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/apps/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/config/v1alpha1"
+	networkingv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/networking/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/policy/v1alpha1"
 	remedyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/remedy/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/rollout/v1alpha1"
@@ -42,6 +43,7 @@ type Interface interface {
 	AppsV1alpha1() appsv1alpha1.AppsV1alpha1Interface
 	ClusterV1alpha1() clusterv1alpha1.ClusterV1alpha1Interface
 	ConfigV1alpha1() configv1alpha1.ConfigV1alpha1Interface
+	NetworkingV1alpha1() networkingv1alpha1.NetworkingV1alpha1Interface
 	PolicyV1alpha1() policyv1alpha1.PolicyV1alpha1Interface
 	RemedyV1alpha1() remedyv1alpha1.RemedyV1alpha1Interface
 	RolloutV1alpha1() rolloutv1alpha1.RolloutV1alpha1Interface
@@ -52,15 +54,16 @@ type Interface interface {
 // Clientset contains the clients for groups.
 type Clientset struct {
 	*discovery.DiscoveryClient
-	addonsV1alpha1  *addonsv1alpha1.AddonsV1alpha1Client
-	appsV1alpha1    *appsv1alpha1.AppsV1alpha1Client
-	clusterV1alpha1 *clusterv1alpha1.ClusterV1alpha1Client
-	configV1alpha1  *configv1alpha1.ConfigV1alpha1Client
-	policyV1alpha1  *policyv1alpha1.PolicyV1alpha1Client
-	remedyV1alpha1  *remedyv1alpha1.RemedyV1alpha1Client
-	rolloutV1alpha1 *rolloutv1alpha1.RolloutV1alpha1Client
-	workV1alpha1    *workv1alpha1.WorkV1alpha1Client
-	workV1alpha2    *workv1alpha2.WorkV1alpha2Client
+	addonsV1alpha1     *addonsv1alpha1.AddonsV1alpha1Client
+	appsV1alpha1       *appsv1alpha1.AppsV1alpha1Client
+	clusterV1alpha1    *clusterv1alpha1.ClusterV1alpha1Client
+	configV1alpha1     *configv1alpha1.ConfigV1alpha1Client
+	networkingV1alpha1 *networkingv1alpha1.NetworkingV1alpha1Client
+	policyV1alpha1     *policyv1alpha1.PolicyV1alpha1Client
+	remedyV1alpha1     *remedyv1alpha1.RemedyV1alpha1Client
+	rolloutV1alpha1    *rolloutv1alpha1.RolloutV1alpha1Client
+	workV1alpha1       *workv1alpha1.WorkV1alpha1Client
+	workV1alpha2       *workv1alpha2.WorkV1alpha2Client
 }
 
 // AddonsV1alpha1 retrieves the AddonsV1alpha1Client
@@ -81,6 +84,11 @@ func (c *Clientset) ClusterV1alpha1() clusterv1alpha1.ClusterV1alpha1Interface {
 // ConfigV1alpha1 retrieves the ConfigV1alpha1Client
 func (c *Clientset) ConfigV1alpha1() configv1alpha1.ConfigV1alpha1Interface {
 	return c.configV1alpha1
+}
+
+// NetworkingV1alpha1 retrieves the NetworkingV1alpha1Client
+func (c *Clientset) NetworkingV1alpha1() networkingv1alpha1.NetworkingV1alpha1Interface {
+	return c.networkingV1alpha1
 }
 
 // PolicyV1alpha1 retrieves the PolicyV1alpha1Client
@@ -168,6 +176,10 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 	if err != nil {
 		return nil, err
 	}
+	cs.networkingV1alpha1, err = networkingv1alpha1.NewForConfigAndClient(&configShallowCopy, httpClient)
+	if err != nil {
+		return nil, err
+	}
 	cs.policyV1alpha1, err = policyv1alpha1.NewForConfigAndClient(&configShallowCopy, httpClient)
 	if err != nil {
 		return nil, err
@@ -213,6 +225,7 @@ func New(c rest.Interface) *Clientset {
 	cs.appsV1alpha1 = appsv1alpha1.New(c)
 	cs.clusterV1alpha1 = clusterv1alpha1.New(c)
 	cs.configV1alpha1 = configv1alpha1.New(c)
+	cs.networkingV1alpha1 = networkingv1alpha1.New(c)
 	cs.policyV1alpha1 = policyv1alpha1.New(c)
 	cs.remedyV1alpha1 = remedyv1alpha1.New(c)
 	cs.rolloutV1alpha1 = rolloutv1alpha1.New(c)

@@ -30,6 +30,7 @@ import (
 	cluster "github.com/mco-org/mco/pkg/generated/informers/externalversions/cluster"
 	config "github.com/mco-org/mco/pkg/generated/informers/externalversions/config"
 	internalinterfaces "github.com/mco-org/mco/pkg/generated/informers/externalversions/internalinterfaces"
+	networking "github.com/mco-org/mco/pkg/generated/informers/externalversions/networking"
 	policy "github.com/mco-org/mco/pkg/generated/informers/externalversions/policy"
 	remedy "github.com/mco-org/mco/pkg/generated/informers/externalversions/remedy"
 	rollout "github.com/mco-org/mco/pkg/generated/informers/externalversions/rollout"
@@ -336,6 +337,7 @@ type SharedInformerFactory interface {
 	Apps() apps.Interface
 	Cluster() cluster.Interface
 	Config() config.Interface
+	Networking() networking.Interface
 	Policy() policy.Interface
 	Remedy() remedy.Interface
 	Rollout() rollout.Interface
@@ -356,6 +358,10 @@ func (f *sharedInformerFactory) Cluster() cluster.Interface {
 
 func (f *sharedInformerFactory) Config() config.Interface {
 	return config.New(f, f.namespace, f.tweakListOptions)
+}
+
+func (f *sharedInformerFactory) Networking() networking.Interface {
+	return networking.New(f, f.namespace, f.tweakListOptions)
 }
 
 func (f *sharedInformerFactory) Policy() policy.Interface {

@@ -25,6 +25,7 @@ import (
 	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
+	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	remedyv1alpha1 "github.com/mco-org/mco/pkg/apis/remedy/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
@@ -77,6 +78,12 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Config().V1alpha1().ResourceInterpreterCustomizations().Informer()}, nil
 	case configv1alpha1.SchemeGroupVersion.WithResource("resourceinterpreterwebhookconfigurations"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Config().V1alpha1().ResourceInterpreterWebhookConfigurations().Informer()}, nil
+
+		// Group=networking.karmada.io, Version=v1alpha1
+	case networkingv1alpha1.SchemeGroupVersion.WithResource("multiclusteringresses"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Networking().V1alpha1().MultiClusterIngresses().Informer()}, nil
+	case networkingv1alpha1.SchemeGroupVersion.WithResource("multiclusterservices"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Networking().V1alpha1().MultiClusterServices().Informer()}, nil
 
 		// Group=policy.karmada.io, Version=v1alpha1
 	case policyv1alpha1.SchemeGroupVersion.WithResource("clusteroverridepolicies"):

@@ -29,6 +29,8 @@ import (
 	fakeclusterv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/cluster/v1alpha1/fake"
 	configv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/config/v1alpha1"
 	fakeconfigv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/config/v1alpha1/fake"
+	networkingv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/networking/v1alpha1"
+	fakenetworkingv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/networking/v1alpha1/fake"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/policy/v1alpha1"
 	fakepolicyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/policy/v1alpha1/fake"
 	remedyv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/remedy/v1alpha1"
@@ -170,6 +172,11 @@ func (c *Clientset) ClusterV1alpha1() clusterv1alpha1.ClusterV1alpha1Interface {
 // ConfigV1alpha1 retrieves the ConfigV1alpha1Client
 func (c *Clientset) ConfigV1alpha1() configv1alpha1.ConfigV1alpha1Interface {
 	return &fakeconfigv1alpha1.FakeConfigV1alpha1{Fake: &c.Fake}
+}
+
+// NetworkingV1alpha1 retrieves the NetworkingV1alpha1Client
+func (c *Clientset) NetworkingV1alpha1() networkingv1alpha1.NetworkingV1alpha1Interface {
+	return &fakenetworkingv1alpha1.FakeNetworkingV1alpha1{Fake: &c.Fake}
 }
 
 // PolicyV1alpha1 retrieves the PolicyV1alpha1Client

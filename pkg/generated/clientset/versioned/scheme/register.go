@@ -23,6 +23,7 @@ import (
 	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
+	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	remedyv1alpha1 "github.com/mco-org/mco/pkg/apis/remedy/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
@@ -43,6 +44,7 @@ var localSchemeBuilder = runtime.SchemeBuilder{
 	appsv1alpha1.AddToScheme,
 	clusterv1alpha1.AddToScheme,
 	configv1alpha1.AddToScheme,
+	networkingv1alpha1.AddToScheme,
 	policyv1alpha1.AddToScheme,
 	remedyv1alpha1.AddToScheme,
 	rolloutv1alpha1.AddToScheme,

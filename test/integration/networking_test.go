@@ -1,0 +1,54 @@
+package integration
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mco-org/mco/test/integration/framework"
+)
+
+// TestNetworkingKinds applies Karmada's networking kinds with real kubectl:
+// MultiClusterService and MultiClusterIngress are served under their short
+// names; bad input is refused naming the field; a MultiClusterService's
+// types cannot change.
+func TestNetworkingKinds(t *testing.T) {
+	t.Parallel()
+	s := framework.StartAPIServer(t, "")
+	s.MustKubectl(t, `apiVersion: networking.karmada.io/v1alpha1
+kind: MultiClusterService
+metadata: {name: backend, namespace: default}
+spec:
+  types: [CrossCluster]
+  ports: [{name: http, port: 80}]
+  providerClusters: [{name: member3}]
+  consumerClusters: [{name: member1}, {name: not-joined}]
+---
+apiVersion: networking.karmada.io/v1alpha1
+kind: MultiClusterIngress
+metadata: {name: web, namespace: default}
+spec:
+  rules:
+  - host: web.example.com
+    http:
+      paths: [{path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}]
+`, "apply", "-f", "-")
+	if out := s.MustKubectl(t, "", "get", "mcs,mci", "-n", "default"); !strings.Contains(out, "multiclusterservice.networking.karmada.io/backend") ||
+		!strings.Contains(out, "multiclusteringress.networking.karmada.io/web") {
+		t.Fatalf("kubectl get mcs,mci:\n%s", out)
+	}
+	for _, bad := range []struct{ name, yaml, want string }{
+		{"type", "apiVersion: networking.karmada.io/v1alpha1\nkind: MultiClusterService\nmetadata: {name: bad-type, namespace: default}\nspec: {types: [Teleport]}\n",
+			"spec.types[0]"},
+		{"port", "apiVersion: networking.karmada.io/v1alpha1\nkind: MultiClusterService\nmetadata: {name: bad-port, namespace: default}\nspec: {types: [CrossCluster], ports: [{port: 70000}]}\n",
+			"spec.ports[0].port"},
+		{"immutable types", "apiVersion: networking.karmada.io/v1alpha1\nkind: MultiClusterService\nmetadata: {name: backend, namespace: default}\nspec: {types: [LoadBalancer]}\n",
+			"MultiClusterService types are immutable"},
+		{"ingress", "apiVersion: networking.karmada.io/v1alpha1\nkind: MultiClusterIngress\nmetadata: {name: empty, namespace: default}\nspec: {}\n",
+			"either `defaultBackend` or `rules` must be specified"},
+	} {
+		_, stderr, err := s.Kubectl(t, bad.yaml, "apply", "-f", "-")
+		if err == nil || !strings.Contains(stderr, bad.want) {
+			t.Errorf("%s: err %v, stderr %q; want a refusal mentioning %q", bad.name, err, stderr, bad.want)
+		}
+	}
+}
