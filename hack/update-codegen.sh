@@ -34,6 +34,7 @@ BUILTIN_API_PKGS=(
   k8s.io/api/admissionregistration/v1
   k8s.io/api/flowcontrol/v1
   k8s.io/api/events/v1
+  k8s.io/api/discovery/v1
   k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1
   k8s.io/kube-aggregator/pkg/apis/apiregistration/v1
 )

@@ -59,6 +59,10 @@ var notTemplates = map[schema.GroupResource]bool{
 	{Resource: "namespaces"}:                           true,
 	{Group: "events.k8s.io", Resource: "events"}:       true,
 	{Group: "coordination.k8s.io", Resource: "leases"}: true,
+	// EndpointSlices on mco are those collected from the members for
+	// services across clusters: a policy selecting them by kind must
+	// never send one back out.
+	{Group: "discovery.k8s.io", Resource: "endpointslices"}: true,
 }
 
 // ownTemplates are mco's own kinds that are templates all the same: an

@@ -27,13 +27,13 @@ var servedBuiltins = []string{
 	"rolebindings.rbac.authorization.k8s.io", "roles.rbac.authorization.k8s.io",
 	"priorityclasses.scheduling.k8s.io", "csidrivers.storage.k8s.io", "storageclasses.storage.k8s.io",
 	"volumeattributesclasses.storage.k8s.io", "apiservices.apiregistration.k8s.io",
-	"customresourcedefinitions.apiextensions.k8s.io",
+	"customresourcedefinitions.apiextensions.k8s.io", "endpointslices.discovery.k8s.io",
 }
 
 // notServed are kube-apiserver's resources mco deliberately leaves out
 // (the README's table says why).
 var notServed = []string{
-	"nodes", "endpoints", "componentstatuses", "bindings", "endpointslices.discovery.k8s.io",
+	"nodes", "endpoints", "componentstatuses", "bindings",
 	"ipaddresses.networking.k8s.io", "servicecidrs.networking.k8s.io", "volumeattachments.storage.k8s.io",
 	"csinodes.storage.k8s.io", "csistoragecapacities.storage.k8s.io", "certificatesigningrequests.certificates.k8s.io",
 	"clustertrustbundles.certificates.k8s.io", "podcertificaterequests.certificates.k8s.io", "resourceclaims.resource.k8s.io",

@@ -52,3 +52,29 @@ spec:
 		}
 	}
 }
+
+// TestEndpointSlicesServed: mco serves discovery.k8s.io/v1 EndpointSlices
+// (where it keeps the endpoints it collects from the members) with
+// kube-apiserver's validation.
+func TestEndpointSlicesServed(t *testing.T) {
+	t.Parallel()
+	s := framework.StartAPIServer(t, "")
+	s.MustKubectl(t, `apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: imported-member3-backend-abcde
+  namespace: default
+  labels: {kubernetes.io/service-name: derived-backend, endpointslice.kubernetes.io/managed-by: endpointslice-controller.karmada.io}
+addressType: IPv4
+ports: [{name: http, port: 8080, protocol: TCP}]
+endpoints: [{addresses: [10.0.3.7], conditions: {ready: true}}]
+`, "apply", "-f", "-")
+	if out := s.MustKubectl(t, "", "get", "endpointslices", "-n", "default"); !strings.Contains(out, "imported-member3-backend-abcde") || !strings.Contains(out, "10.0.3.7") {
+		t.Fatalf("kubectl get endpointslices:\n%s", out)
+	}
+	_, stderr, err := s.Kubectl(t, "apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata: {name: bad, namespace: default}\naddressType: IPv5\n", "apply", "-f", "-")
+	if err == nil || !strings.Contains(stderr, "addressType") {
+		t.Errorf("a bad addressType: err %v, stderr %q", err, stderr)
+	}
+}
+

@@ -9,6 +9,7 @@ import (
 	authorizationv1 "k8s.io/api/authorization/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -33,6 +34,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/authorization/install"
 	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	_ "k8s.io/kubernetes/pkg/apis/discovery/install"
 	_ "k8s.io/kubernetes/pkg/apis/events/install"
 	_ "k8s.io/kubernetes/pkg/apis/flowcontrol/install"
 	_ "k8s.io/kubernetes/pkg/apis/networking/install"
@@ -45,6 +47,7 @@ import (
 	authenticationrest "k8s.io/kubernetes/pkg/registry/authentication/rest"
 	authorizationrest "k8s.io/kubernetes/pkg/registry/authorization/rest"
 	autoscalingrest "k8s.io/kubernetes/pkg/registry/autoscaling/rest"
+	discoveryrest "k8s.io/kubernetes/pkg/registry/discovery/rest"
 	eventsrest "k8s.io/kubernetes/pkg/registry/events/rest"
 	flowcontrolrest "k8s.io/kubernetes/pkg/registry/flowcontrol/rest"
 	networkingrest "k8s.io/kubernetes/pkg/registry/networking/rest"
@@ -68,7 +71,7 @@ func init() {
 // 1.37 serves by default in these groups.
 var Versions = []schema.GroupVersion{
 	rbacv1.SchemeGroupVersion, authorizationv1.SchemeGroupVersion, authenticationv1.SchemeGroupVersion,
-	autoscalingv2.SchemeGroupVersion, autoscalingv1.SchemeGroupVersion,
+	autoscalingv2.SchemeGroupVersion, autoscalingv1.SchemeGroupVersion, discoveryv1.SchemeGroupVersion,
 	policyv1.SchemeGroupVersion, networkingv1.SchemeGroupVersion, storagev1.SchemeGroupVersion,
 	schedulingv1.SchemeGroupVersion, nodev1.SchemeGroupVersion, admissionregistrationv1.SchemeGroupVersion,
 	flowcontrolv1.SchemeGroupVersion, eventsv1.SchemeGroupVersion,
@@ -90,7 +93,7 @@ var NotServed = []schema.GroupVersionResource{
 func AddToScheme(s *runtime.Scheme) error {
 	for _, add := range []func(*runtime.Scheme) error{
 		rbacv1.AddToScheme, authorizationv1.AddToScheme, authenticationv1.AddToScheme,
-		autoscalingv1.AddToScheme, autoscalingv2.AddToScheme, policyv1.AddToScheme, networkingv1.AddToScheme,
+		autoscalingv1.AddToScheme, autoscalingv2.AddToScheme, discoveryv1.AddToScheme, policyv1.AddToScheme, networkingv1.AddToScheme,
 		storagev1.AddToScheme, schedulingv1.AddToScheme, nodev1.AddToScheme, admissionregistrationv1.AddToScheme,
 		flowcontrolv1.AddToScheme, eventsv1.AddToScheme,
 	} {
@@ -150,6 +153,10 @@ func (c Config) Groups() (*Installed, error) {
 		authenticationrest.RESTStorageProvider{Authenticator: c.Authenticator, APIAudiences: c.APIAudiences},
 		authorizationrest.RESTStorageProvider{Authorizer: c.Authorizer, RuleResolver: c.RuleResolver},
 		autoscalingrest.RESTStorageProvider{},
+		// EndpointSlices: those mco collects from providers and
+		// dispatches to consumers (services across clusters); never
+		// templates.
+		discoveryrest.StorageProvider{},
 		networkingrest.RESTStorageProvider{},
 		noderest.RESTStorageProvider{},
 		policyrest.RESTStorageProvider{},
