@@ -77,4 +77,3 @@ endpoints: [{addresses: [10.0.3.7], conditions: {ready: true}}]
 		t.Errorf("a bad addressType: err %v, stderr %q", err, stderr)
 	}
 }
-
