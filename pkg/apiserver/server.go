@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsapiserver "k8s.io/apiextensions-apiserver/pkg/apiserver"
+	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -133,6 +134,11 @@ func (c CompletedConfig) New() (*Server, error) {
 			return nil, err
 		}
 	}
+	if ext != nil {
+		if err := addMCSAPIHook(s); err != nil {
+			return nil, err
+		}
+	}
 	out := &Server{Generic: s}
 	if ch := c.extra.Chain; ch != nil {
 		if out.aggregator, err = ch.NewAggregator(s, ext); err != nil {
@@ -223,6 +229,22 @@ func (c CompletedConfig) keepCustomResourceRole(s *genericapiserver.GenericAPISe
 	})
 	if err != nil {
 		return fmt.Errorf("add custom resource roles hook: %w", err)
+	}
+	return nil
+}
+
+// addMCSAPIHook installs the Kubernetes MCS API's CRDs (ServiceExport and
+// ServiceImport) once the server serves, when mco serves CRDs itself.
+func addMCSAPIHook(s *genericapiserver.GenericAPIServer) error {
+	err := s.AddPostStartHook("mco-mcs-api-crds", func(ctx genericapiserver.PostStartHookContext) error {
+		client, err := apiextensionsclient.NewForConfig(ctx.LoopbackClientConfig)
+		if err != nil {
+			return fmt.Errorf("apiextensions client: %w", err)
+		}
+		return extensions.EnsureMCSAPI(ctx, client)
+	})
+	if err != nil {
+		return fmt.Errorf("add MCS API hook: %w", err)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package integration
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mco-org/mco/test/integration/framework"
 )
@@ -75,5 +76,43 @@ endpoints: [{addresses: [10.0.3.7], conditions: {ready: true}}]
 	_, stderr, err := s.Kubectl(t, "apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata: {name: bad, namespace: default}\naddressType: IPv5\n", "apply", "-f", "-")
 	if err == nil || !strings.Contains(stderr, "addressType") {
 		t.Errorf("a bad addressType: err %v, stderr %q", err, stderr)
+	}
+}
+
+// TestMCSAPIInstalled: a fresh mco serves the Kubernetes MCS API's
+// ServiceExport and ServiceImport (its own CRDs, installed at start-up),
+// and Karmada's manifests for them apply unchanged.
+func TestMCSAPIInstalled(t *testing.T) {
+	t.Parallel()
+	s := framework.StartAPIServer(t, "")
+	out := s.MustKubectl(t, "", "get", "crd", "serviceexports.multicluster.x-k8s.io", "serviceimports.multicluster.x-k8s.io",
+		"-o", "jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type==\"Established\")].status} {end}")
+	if !strings.Contains(out, "serviceexports.multicluster.x-k8s.io=True") || !strings.Contains(out, "serviceimports.multicluster.x-k8s.io=True") {
+		t.Fatalf("the MCS API's CRDs: %s", out)
+	}
+	manifests := `apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceExport
+metadata: {name: serve, namespace: default}
+---
+apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceImport
+metadata: {name: serve, namespace: default}
+spec:
+  type: ClusterSetIP
+  ports: [{port: 80, protocol: TCP}]
+`
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, stderr, err := s.Kubectl(t, manifests, "apply", "-f", "-")
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("apply ServiceExport and ServiceImport: %v: %s", err, stderr)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if out := s.MustKubectl(t, "", "get", "serviceexports,serviceimports", "-n", "default"); !strings.Contains(out, "serviceexport.multicluster.x-k8s.io/serve") {
+		t.Fatalf("kubectl get:\n%s", out)
 	}
 }
