@@ -94,6 +94,8 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		rule("remedy.karmada.io", []string{"remedies"}, read),
 		rule("networking.karmada.io", []string{"multiclusterservices"}, read),
 		rule("networking.karmada.io", []string{"multiclusterservices/status"}, updateOnly),
+		// The members' endpoints collected for services across clusters.
+		rule("discovery.k8s.io", []string{"endpointslices"}, readWrite),
 		rule("rollout.mco-org.github.io", []string{"rolloutpolicies", "clusterrolloutpolicies"}, read),
 		rule("rollout.mco-org.github.io", []string{"rollouts"}, readWrite),
 		rule("rollout.mco-org.github.io", []string{"rolloutpolicies/status", "clusterrolloutpolicies/status", "rollouts/status"}, updateOnly),

@@ -17,6 +17,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/federatedquota"
 	"github.com/mco-org/mco/pkg/controllers/gracefuleviction"
 	"github.com/mco-org/mco/pkg/controllers/hpareplicas"
+	"github.com/mco-org/mco/pkg/controllers/multiclusterservice"
 	"github.com/mco-org/mco/pkg/controllers/namespacesync"
 	"github.com/mco-org/mco/pkg/controllers/rebalancer"
 	"github.com/mco-org/mco/pkg/controllers/remedy"
@@ -39,6 +40,7 @@ var controllers = map[string]shared.InitFunc{
 	"execution":              execution.New,
 	"federatedResourceQuota": federatedquota.New,
 	"gracefulEviction":       gracefuleviction.New,
+	"multiClusterService":    multiclusterservice.New,
 	"namespace":              namespacesync.New,
 	"remedy":                 remedy.New,
 	"rollout":                rollout.New,

@@ -1,0 +1,138 @@
+package multiclusterservice
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
+	"github.com/mco-org/mco/pkg/mcs"
+)
+
+// outcome is what one pass found, for the status.
+type outcome struct {
+	// problems say why some endpoints are not dispatched.
+	problems  []string
+	providers int
+	consumers []string
+	slices    int
+}
+
+// sync brings one Service's collected and dispatched slices to what its
+// MultiClusterService asks (none when it is gone or not CrossCluster).
+func (m *Controller) sync(ctx context.Context, k key) error {
+	svc, err := m.services.MultiClusterServices(k.Namespace).Get(k.Name)
+	if apierrors.IsNotFound(err) {
+		svc = nil
+	} else if err != nil {
+		return err
+	}
+	var desired = newSliceSet()
+	var out outcome
+	if svc != nil && svc.DeletionTimestamp == nil && mcs.CrossCluster(&svc.Spec) {
+		pending, err := m.collect(svc, desired, &out)
+		if err != nil {
+			return err
+		}
+		if pending {
+			m.loop.EnqueueAfter(k, time.Second)
+		}
+	}
+	if err := m.reconcileCopies(ctx, k, desired); err != nil {
+		return err
+	}
+	if err := m.reconcileWorks(ctx, k, desired, out.consumers); err != nil {
+		return err
+	}
+	if svc == nil || svc.DeletionTimestamp != nil {
+		return nil
+	}
+	return m.writeStatus(ctx, svc, condition(svc, &out))
+}
+
+// collect gathers into desired the slices of every provider this process
+// reaches and that is ready, and notes in out what is left out and why.
+// pending is true while a provider's informer fills.
+func (m *Controller) collect(svc *networkingv1alpha1.MultiClusterService, desired *sliceSet, out *outcome) (pending bool, err error) {
+	list, err := m.clusters.List(labels.Everything())
+	if err != nil {
+		return false, err
+	}
+	byName := map[string]*clusterv1alpha1.Cluster{}
+	var joined []string
+	for _, c := range list {
+		if c.DeletionTimestamp == nil {
+			joined = append(joined, c.Name)
+			byName[c.Name] = c
+		}
+	}
+	providers, consumers, unknown := mcs.Clusters(&svc.Spec, joined)
+	out.consumers, out.providers = consumers, len(providers)
+	if len(unknown) > 0 {
+		out.problems = append(out.problems, fmt.Sprintf("cluster(s) %s have not joined", strings.Join(unknown, ", ")))
+	}
+	for _, p := range providers {
+		switch {
+		case !meta.IsStatusConditionTrue(byName[p].Status.Conditions, clusterv1alpha1.ClusterConditionReady):
+			// Beyond Karmada: a failed provider's endpoints are withdrawn
+			// until it is ready again.
+			out.problems = append(out.problems, fmt.Sprintf("provider %s is not ready: its endpoints are withdrawn", p))
+			continue
+		case !m.members.Reaches(p):
+			out.problems = append(out.problems, fmt.Sprintf("provider %s is a Pull member: collecting its endpoints through its agent is being built", p))
+			continue
+		}
+		slices, synced, err := m.providerSlices(p, svc)
+		switch {
+		case err != nil:
+			out.problems = append(out.problems, fmt.Sprintf("provider %s: %v", p, err))
+			continue
+		case !synced:
+			pending = true
+			continue
+		}
+		for _, s := range slices {
+			desired.add(s)
+		}
+	}
+	out.slices = desired.len()
+	return pending, nil
+}
+
+// condition is the EndpointSliceDispatched condition of one pass.
+func condition(svc *networkingv1alpha1.MultiClusterService, out *outcome) metav1.Condition {
+	c := metav1.Condition{Type: networkingv1alpha1.ConditionEndpointSliceDispatched, ObservedGeneration: svc.Generation}
+	switch {
+	case !mcs.CrossCluster(&svc.Spec):
+		c.Status, c.Reason = metav1.ConditionFalse, "LoadBalancerNotImplemented"
+		c.Message = "type LoadBalancer is accepted and not implemented by mco: only CrossCluster is acted on"
+	case len(out.problems) > 0:
+		sort.Strings(out.problems)
+		c.Status, c.Reason = metav1.ConditionFalse, networkingv1alpha1.ConditionEndpointSliceDispatched+"Failed"
+		c.Message = strings.Join(out.problems, "; ")
+	default:
+		c.Status, c.Reason = metav1.ConditionTrue, networkingv1alpha1.ConditionEndpointSliceDispatched+"Succeed"
+		c.Message = fmt.Sprintf("%d EndpointSlice(s) of %d provider(s) dispatched to consumer(s) %s", out.slices, out.providers, strings.Join(out.consumers, ", "))
+	}
+	return c
+}
+
+// writeStatus sets the condition when it changed.
+func (m *Controller) writeStatus(ctx context.Context, cached *networkingv1alpha1.MultiClusterService, c metav1.Condition) error {
+	svc := cached.DeepCopy()
+	if !meta.SetStatusCondition(&svc.Status.Conditions, c) {
+		return nil
+	}
+	if _, err := m.mco.NetworkingV1alpha1().MultiClusterServices(svc.Namespace).UpdateStatus(ctx, svc, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("update the status of MultiClusterService %s/%s: %w", svc.Namespace, svc.Name, err)
+	}
+	return nil
+}

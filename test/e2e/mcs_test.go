@@ -1,0 +1,152 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/mco-org/mco/pkg/mcs"
+	"github.com/mco-org/mco/test/e2e/framework"
+)
+
+// dispatchedAddresses lists, sorted, the ready addresses of the slices mco
+// dispatched for service into cluster, and the slices' names.
+func dispatchedAddresses(ctx context.Context, t *testing.T, cluster, ns, service string) (addrs, names []string) {
+	list, err := memberClient(t, cluster).DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{LabelSelector: labels.Set{
+		discoveryv1.LabelServiceName: service, discoveryv1.LabelManagedBy: mcs.ManagedByDispatch}.String()})
+	if err != nil {
+		return nil, []string{err.Error()}
+	}
+	for _, s := range list.Items {
+		names = append(names, s.Name)
+		for _, e := range s.Endpoints {
+			if e.Conditions.Ready == nil || *e.Conditions.Ready {
+				addrs = append(addrs, e.Addresses...)
+			}
+		}
+	}
+	sort.Strings(addrs)
+	return addrs, names
+}
+
+// podIPs lists, sorted, the IPs of the ready pods of app in cluster.
+func podIPs(ctx context.Context, t *testing.T, cluster, ns, app string) []string {
+	pods, err := memberClient(t, cluster).CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=" + app})
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var ips []string
+	for _, p := range pods.Items {
+		for _, c := range p.Status.Conditions {
+			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue && p.Status.PodIP != "" {
+				ips = append(ips, p.Status.PodIP)
+			}
+		}
+	}
+	sort.Strings(ips)
+	return ips
+}
+
+// lastReady is when the last of app's pods in cluster turned Ready.
+func lastReady(ctx context.Context, t *testing.T, cluster, ns, app string) time.Time {
+	pods, err := memberClient(t, cluster).CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=" + app})
+	if err != nil {
+		return time.Time{}
+	}
+	var last time.Time
+	for _, p := range pods.Items {
+		for _, c := range p.Status.Conditions {
+			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue && c.LastTransitionTime.After(last) {
+				last = c.LastTransitionTime.Time
+			}
+		}
+	}
+	return last
+}
+
+// TestMultiClusterServiceCrossCluster: the backend runs in member2; a
+// MultiClusterService makes member1 (a consumer) hold member2's endpoints
+// on its own backend Service, following the pods as they scale, and takes
+// them back when it goes. member2 never gets its own endpoints back. (Both
+// are Push members: collecting from a Pull member through its agent is being built.)
+func TestMultiClusterServiceCrossCluster(t *testing.T) {
+	framework.Parallel(t)
+	ns := namespace(t, "e2e-mcs")
+	kubectl(t, deploymentYAML(ns, "backend", 2, "10m")+`---
+apiVersion: v1
+kind: Service
+metadata: {name: backend, namespace: `+ns+`}
+spec:
+  selector: {app: backend}
+  ports: [{name: http, port: 80, targetPort: 8080}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: backend-pods, namespace: `+ns+`}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: backend}]
+  placement: {clusterAffinity: {clusterNames: [member2]}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: backend-service, namespace: `+ns+`}
+spec:
+  resourceSelectors: [{apiVersion: v1, kind: Service, name: backend}]
+  placement: {clusterAffinity: {clusterNames: [member1, member2]}}
+---
+apiVersion: networking.karmada.io/v1alpha1
+kind: MultiClusterService
+metadata: {name: backend, namespace: `+ns+`}
+spec:
+  types: [CrossCluster]
+  providerClusters: [{name: member2}]
+  consumerClusters: [{name: member1}]
+`, "apply", "-f", "-")
+
+	follows := func(what string, replicas int) {
+		eventually(t, 2*time.Minute, what, func(ctx context.Context) (bool, string) {
+			want := podIPs(ctx, t, "member2", ns, "backend")
+			got, names := dispatchedAddresses(ctx, t, "member1", ns, "backend")
+			ok := len(want) == replicas && strings.Join(got, ",") == strings.Join(want, ",")
+			for _, n := range names {
+				ok = ok && strings.HasPrefix(n, "member2-backend-")
+			}
+			cond, _ := kubectlErr("", "get", "mcs", "backend", "-n", ns, "-o", `jsonpath={.status.conditions}`)
+			return ok, fmt.Sprintf("member2's ready pods %v, member1's dispatched slices %v with %v; conditions %s", want, names, got, cond)
+		})
+	}
+	follows("member1 holds member2's 2 endpoints", 2)
+	if back, names := dispatchedAddresses(context.Background(), t, "member2", ns, "backend"); len(names) != 0 {
+		t.Errorf("member2 got its own endpoints back: %v %v", names, back)
+	}
+	if out := kubectl(t, "", "get", "endpointslices", "-n", ns); !strings.Contains(out, "member2-backend-") {
+		t.Errorf("mco does not show the collected slices:\n%s", out)
+	}
+	eventually(t, time.Minute, "EndpointSliceDispatched", func(ctx context.Context) (bool, string) {
+		out, _ := kubectlErr("", "get", "mcs", "backend", "-n", ns, "-o", `jsonpath={.status.conditions[?(@.type=="EndpointSliceDispatched")]}`)
+		return strings.Contains(out, `"status":"True"`) && strings.Contains(out, "EndpointSliceDispatchedSucceed"), out
+	})
+
+	kubectl(t, "", "-n", ns, "scale", "deploy/backend", "--replicas=5")
+	follows("member1 follows member2's scale to 5", 5)
+	// How long from the last pod turning Ready in member2 to its address
+	// in member1 (Ready times are kept to the second; polled every 250 ms).
+	if last := lastReady(context.Background(), t, "member2", ns, "backend"); !last.IsZero() {
+		t.Logf("the last pod Ready in member2 at %s; its address in member1's slice %s later", last.Format(time.TimeOnly), time.Since(last).Round(100*time.Millisecond))
+	}
+
+	kubectl(t, "", "-n", ns, "delete", "mcs", "backend")
+	eventually(t, time.Minute, "the endpoints withdrawn", func(ctx context.Context) (bool, string) {
+		_, names := dispatchedAddresses(ctx, t, "member1", ns, "backend")
+		out, _ := kubectlErr("", "get", "endpointslices", "-n", ns, "-o", "name")
+		return len(names) == 0 && !strings.Contains(out, "member2-backend-"), fmt.Sprintf("member1 %v, mco %q", names, out)
+	})
+}
