@@ -72,58 +72,77 @@ func lastReady(ctx context.Context, t *testing.T, cluster, ns, app string) time.
 	return last
 }
 
-// TestMultiClusterServiceCrossCluster: the backend runs in member2; a
-// MultiClusterService makes member1 (a consumer) hold member2's endpoints
-// on its own backend Service, following the pods as they scale, and takes
-// them back when it goes. member2 never gets its own endpoints back. (Both
-// are Push members: collecting from a Pull member through its agent is being built.)
-func TestMultiClusterServiceCrossCluster(t *testing.T) {
-	framework.Parallel(t)
-	ns := namespace(t, "e2e-mcs")
-	kubectl(t, deploymentYAML(ns, "backend", 2, "10m")+`---
+// mcsBackendYAML is a backend Deployment run in provider, its Service in
+// provider and consumer, and a MultiClusterService from provider to
+// consumer; the policies tolerate a failed cluster, so that an outage
+// moves nothing.
+func mcsBackendYAML(ns, provider, consumer string, replicas int) string {
+	const tolerate = `
+    clusterTolerations:
+    - {key: cluster.karmada.io/not-ready, operator: Exists, effect: NoExecute}
+    - {key: cluster.karmada.io/unreachable, operator: Exists, effect: NoExecute}`
+	return deploymentYAML(ns, "backend", replicas, "10m") + `---
 apiVersion: v1
 kind: Service
-metadata: {name: backend, namespace: `+ns+`}
+metadata: {name: backend, namespace: ` + ns + `}
 spec:
   selector: {app: backend}
   ports: [{name: http, port: 80, targetPort: 8080}]
 ---
 apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
-metadata: {name: backend-pods, namespace: `+ns+`}
+metadata: {name: backend-pods, namespace: ` + ns + `}
 spec:
   resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: backend}]
-  placement: {clusterAffinity: {clusterNames: [member2]}}
+  placement:
+    clusterAffinity: {clusterNames: [` + provider + `]}` + tolerate + `
 ---
 apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
-metadata: {name: backend-service, namespace: `+ns+`}
+metadata: {name: backend-service, namespace: ` + ns + `}
 spec:
   resourceSelectors: [{apiVersion: v1, kind: Service, name: backend}]
-  placement: {clusterAffinity: {clusterNames: [member1, member2]}}
+  placement:
+    clusterAffinity: {clusterNames: [` + consumer + `, ` + provider + `]}` + tolerate + `
 ---
 apiVersion: networking.karmada.io/v1alpha1
 kind: MultiClusterService
-metadata: {name: backend, namespace: `+ns+`}
+metadata: {name: backend, namespace: ` + ns + `}
 spec:
   types: [CrossCluster]
-  providerClusters: [{name: member2}]
-  consumerClusters: [{name: member1}]
-`, "apply", "-f", "-")
+  providerClusters: [{name: ` + provider + `}]
+  consumerClusters: [{name: ` + consumer + `}]
+`
+}
 
-	follows := func(what string, replicas int) {
-		eventually(t, 2*time.Minute, what, func(ctx context.Context) (bool, string) {
-			want := podIPs(ctx, t, "member2", ns, "backend")
-			got, names := dispatchedAddresses(ctx, t, "member1", ns, "backend")
-			ok := len(want) == replicas && strings.Join(got, ",") == strings.Join(want, ",")
-			for _, n := range names {
-				ok = ok && strings.HasPrefix(n, "member2-backend-")
-			}
-			cond, _ := kubectlErr("", "get", "mcs", "backend", "-n", ns, "-o", `jsonpath={.status.conditions}`)
-			return ok, fmt.Sprintf("member2's ready pods %v, member1's dispatched slices %v with %v; conditions %s", want, names, got, cond)
-		})
-	}
-	follows("member1 holds member2's 2 endpoints", 2)
+// waitDispatched waits until consumer holds exactly the ready endpoints of
+// provider's replicas backend pods, in slices dispatched from provider.
+func waitDispatched(t *testing.T, ns, provider, consumer string, replicas int) {
+	t.Helper()
+	what := fmt.Sprintf("%s holds %s's %d endpoints", consumer, provider, replicas)
+	eventually(t, 2*time.Minute, what, func(ctx context.Context) (bool, string) {
+		want := podIPs(ctx, t, provider, ns, "backend")
+		got, names := dispatchedAddresses(ctx, t, consumer, ns, "backend")
+		ok := len(want) == replicas && strings.Join(got, ",") == strings.Join(want, ",")
+		for _, n := range names {
+			ok = ok && strings.HasPrefix(n, provider+"-backend-")
+		}
+		cond, _ := kubectlErr("", "get", "mcs", "backend", "-n", ns, "-o", `jsonpath={.status.conditions}`)
+		return ok, fmt.Sprintf("%s's ready pods %v, %s's dispatched slices %v with %v; conditions %s", provider, want, consumer, names, got, cond)
+	})
+}
+
+// TestMultiClusterServiceCrossCluster: the backend runs in member2; a
+// MultiClusterService makes member1 (a consumer) hold member2's endpoints
+// on its own backend Service, following the pods as they scale, and takes
+// them back when it goes. member2 never gets its own endpoints back. (Both
+// are Push members: collecting from a Pull member through its agent is
+// being built.)
+func TestMultiClusterServiceCrossCluster(t *testing.T) {
+	framework.Parallel(t)
+	ns := namespace(t, "e2e-mcs")
+	kubectl(t, mcsBackendYAML(ns, "member2", "member1", 2), "apply", "-f", "-")
+	waitDispatched(t, ns, "member2", "member1", 2)
 	if back, names := dispatchedAddresses(context.Background(), t, "member2", ns, "backend"); len(names) != 0 {
 		t.Errorf("member2 got its own endpoints back: %v %v", names, back)
 	}
@@ -136,7 +155,7 @@ spec:
 	})
 
 	kubectl(t, "", "-n", ns, "scale", "deploy/backend", "--replicas=5")
-	follows("member1 follows member2's scale to 5", 5)
+	waitDispatched(t, ns, "member2", "member1", 5)
 	// How long from the last pod turning Ready in member2 to its address
 	// in member1 (Ready times are kept to the second; polled every 250 ms).
 	if last := lastReady(context.Background(), t, "member2", ns, "backend"); !last.IsZero() {
@@ -149,4 +168,22 @@ spec:
 		out, _ := kubectlErr("", "get", "endpointslices", "-n", ns, "-o", "name")
 		return len(names) == 0 && !strings.Contains(out, "member2-backend-"), fmt.Sprintf("member1 %v, mco %q", names, out)
 	})
+}
+
+// mcsProviderOutage (TestMember2Outage): while member2, a provider, is
+// away, member1 no longer holds its endpoints (Karmada would keep them);
+// once member2 is back, they come back.
+func mcsProviderOutage(t *testing.T) (during, after func(t *testing.T)) {
+	ns := namespace(t, "e2e-mcs-outage")
+	kubectl(t, mcsBackendYAML(ns, "member2", "member1", 2), "apply", "-f", "-")
+	waitDispatched(t, ns, "member2", "member1", 2)
+	during = func(t *testing.T) {
+		eventually(t, 2*time.Minute, "member2's endpoints withdrawn from member1", func(ctx context.Context) (bool, string) {
+			_, names := dispatchedAddresses(ctx, t, "member1", ns, "backend")
+			cond, _ := kubectlErr("", "get", "mcs", "backend", "-n", ns, "-o", `jsonpath={.status.conditions}`)
+			return len(names) == 0 && strings.Contains(cond, "provider member2 is not ready"), fmt.Sprintf("member1 %v; conditions %s", names, cond)
+		})
+	}
+	after = func(t *testing.T) { waitDispatched(t, ns, "member2", "member1", 2) }
+	return during, after
 }

@@ -69,9 +69,10 @@ func runOutage(t *testing.T, member string, checks []outageCheck) {
 // what follows: Ready turns False and the cluster is tainted
 // (clusterHealthAndTaints), its replicas move to member1
 // (failoverMovesReplicas, rebalanceAfterFailover), a workload with nowhere
-// else to go stays and says why (failoverWithoutAlternative), and the open
-// dashboard shows it NotReady (dashboardInBrowser); then each checks what
-// happens once member2 is back.
+// else to go stays and says why (failoverWithoutAlternative), the open
+// dashboard shows it NotReady (dashboardInBrowser), and its endpoints leave
+// the consumers of a MultiClusterService (mcsProviderOutage); then each
+// checks what happens once member2 is back.
 func TestMember2Outage(t *testing.T) {
 	framework.Serial(t, "pauses member2, which taints it and evicts every workload there")
 	runOutage(t, "member2", []outageCheck{
@@ -81,5 +82,6 @@ func TestMember2Outage(t *testing.T) {
 		{"FailoverCarriesState", failoverCarriesState},
 		{"RebalanceAfterFailover", rebalanceAfterFailover},
 		{"DashboardInBrowser", dashboardInBrowser},
+		{"MultiClusterServiceProvider", mcsProviderOutage},
 	})
 }

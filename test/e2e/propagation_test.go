@@ -116,7 +116,11 @@ spec:
 	})
 
 	// Nodes: member1 2x8 cpu, member2 1x4 cpu, member3 3x8 cpu. One cpu a
-	// replica: room for 16, 4 and 24 replicas.
+	// replica: room for at most 16, 4 and 24 replicas. The room counts node
+	// by node at each node's resource-model grade (Karmada's estimate), and
+	// a node other tests use drops from 8 to 4 CPUs' worth: member2 always
+	// has the least room, while member1 and member3 trade places with the
+	// load of the tests that run alongside.
 	kubectl(t, deploymentYAML(ns, "dyn", 11, "1")+`---
 apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
@@ -137,7 +141,7 @@ spec:
 				sum += r
 			}
 		}
-		ok := sum == 11 && got["member3"] > got["member1"] && got["member1"] > got["member2"]
+		ok := sum == 11 && got["member3"] > got["member2"] && got["member1"] > got["member2"]
 		return ok, fmt.Sprintf("members have %v", got)
 	})
 }
