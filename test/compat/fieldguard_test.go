@@ -69,13 +69,15 @@ func TestSpecFieldGuard(t *testing.T) {
 		t.Fatalf("reading README.md: %v", err)
 	}
 	checkProofs(t, root, string(readme), fieldProofs)
-	checkTableSorted(t, filepath.Join(root, tableFile))
+	for _, f := range tableFiles {
+		checkTableSorted(t, filepath.Join(root, f))
+	}
 	reportMissing(t, missingKeys(w.out, fieldProofs))
 	reportStale(t, staleKeys(w.out, fieldProofs))
 }
 
-// tableFile holds fieldProofs, from the repository root.
-const tableFile = "test/compat/fieldguard_table_test.go"
+// tableFile names where fieldProofs' tables are, for messages.
+const tableFile = "test/compat/fieldproofs_*_test.go (the table of the field's group)"
 
 // tableKey matches a key at the start of a line of fieldProofs.
 var tableKey = regexp.MustCompile(`(?m)^\t"([^"]+)":`)
@@ -91,7 +93,7 @@ func checkTableSorted(t *testing.T, path string) {
 	prev := ""
 	for _, m := range tableKey.FindAllStringSubmatch(string(src), -1) {
 		if m[1] < prev {
-			t.Errorf("%s: key %q comes after %q; keep the keys sorted", tableFile, m[1], prev)
+			t.Errorf("%s: key %q comes after %q; keep the keys sorted", path, m[1], prev)
 		}
 		prev = m[1]
 	}
