@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	"github.com/mco-org/mco/pkg/names"
 	"github.com/mco-org/mco/pkg/scheduler"
 	"github.com/mco-org/mco/test/e2e/framework"
 )
@@ -339,15 +340,33 @@ spec:
 	}
 	after = func(t *testing.T) {
 		waitEvictionOver(t, ns, "stateful", 1, 90*time.Second, "")
-		// The eviction task is done: the label stays on member3's copy
-		// (the binding controller renders it again from the Work's memory).
-		for range 5 {
-			d, err := memberClient(t, "member3").AppsV1().Deployments(ns).Get(context.Background(), "stateful", metav1.GetOptions{})
-			if err != nil || d.Labels["e2e.mco-org.github.io/replicas"] != "1" {
-				t.Fatalf("member3's copy after the eviction: labels %v, %v; want member2's state kept", d.GetLabels(), err)
+		// The eviction task is done: once the binding's status has caught up
+		// with its generation without the task (FullyApplied observes it),
+		// member3's Work still carries the label (rendered again from the
+		// Work's memory), and so does its copy.
+		_, mco := mcoClients(t)
+		eventually(t, time.Minute, "member3 keeps member2's state after the eviction", func(ctx context.Context) (bool, string) {
+			b, err := mco.WorkV1alpha2().ResourceBindings(ns).Get(ctx, "stateful-deployment", metav1.GetOptions{})
+			if err != nil {
+				return false, err.Error()
 			}
-			time.Sleep(time.Second)
-		}
+			c := meta.FindStatusCondition(b.Status.Conditions, "FullyApplied")
+			if len(b.Spec.GracefulEvictionTasks) > 0 || c == nil || c.Status != metav1.ConditionTrue || c.ObservedGeneration < b.Generation {
+				return false, fmt.Sprintf("tasks %d, FullyApplied %+v at generation %d", len(b.Spec.GracefulEvictionTasks), c, b.Generation)
+			}
+			w, err := mco.WorkV1alpha1().Works(names.ExecutionSpace("member3")).Get(ctx, names.Work("Deployment", "stateful", ns), metav1.GetOptions{})
+			if err != nil {
+				return false, err.Error()
+			}
+			if !strings.Contains(string(w.Spec.Workload.Manifests[0].Raw), `"e2e.mco-org.github.io/replicas":"1"`) {
+				t.Fatalf("member3's Work rendered without the eviction task lost the preserved label: %s", w.Spec.Workload.Manifests[0].Raw)
+			}
+			d, err := memberClient(t, "member3").AppsV1().Deployments(ns).Get(ctx, "stateful", metav1.GetOptions{})
+			if err != nil {
+				return false, err.Error()
+			}
+			return d.Labels["e2e.mco-org.github.io/replicas"] == "1", fmt.Sprint(d.Labels)
+		})
 	}
 	return during, after
 }

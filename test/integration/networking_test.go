@@ -1,9 +1,12 @@
 package integration
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/mco-org/mco/test/integration/framework"
 )
@@ -101,16 +104,15 @@ spec:
   type: ClusterSetIP
   ports: [{port: 80, protocol: TCP}]
 `
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		_, stderr, err := s.Kubectl(t, manifests, "apply", "-f", "-")
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("apply ServiceExport and ServiceImport: %v: %s", err, stderr)
-		}
-		time.Sleep(500 * time.Millisecond)
+	// The CRDs are established; kubectl's discovery may lag a moment.
+	var stderr string
+	err := wait.PollUntilContextTimeout(context.Background(), 500*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		var err error
+		_, stderr, err = s.Kubectl(t, manifests, "apply", "-f", "-")
+		return err == nil, nil
+	})
+	if err != nil {
+		t.Fatalf("apply ServiceExport and ServiceImport: %v: %s", err, stderr)
 	}
 	if out := s.MustKubectl(t, "", "get", "serviceexports,serviceimports", "-n", "default"); !strings.Contains(out, "serviceexport.multicluster.x-k8s.io/serve") {
 		t.Fatalf("kubectl get:\n%s", out)

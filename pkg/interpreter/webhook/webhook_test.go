@@ -20,7 +20,8 @@ import (
 
 var workloadKind = schema.GroupVersionKind{Group: "example.io", Version: "v1", Kind: "Workload"}
 
-// server answers every call with what answer makes of the request.
+// server answers every call with what answer makes of the request; a nil
+// answer holds the call until the caller gives up.
 func server(t *testing.T, answer func(*configv1alpha1.ResourceInterpreterRequest) *configv1alpha1.ResourceInterpreterResponse) (*httptest.Server, []byte) {
 	t.Helper()
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -29,7 +30,13 @@ func server(t *testing.T, answer func(*configv1alpha1.ResourceInterpreterRequest
 			http.Error(w, "bad request", http.StatusBadRequest)
 			return
 		}
-		_ = json.NewEncoder(w).Encode(&configv1alpha1.ResourceInterpreterContext{TypeMeta: in.TypeMeta, Response: answer(in.Request)})
+		resp := answer(in.Request)
+		if resp == nil {
+			// No answer: hold the call until the caller gives up.
+			<-r.Context().Done()
+			return
+		}
+		_ = json.NewEncoder(w).Encode(&configv1alpha1.ResourceInterpreterContext{TypeMeta: in.TypeMeta, Response: resp})
 	}))
 	t.Cleanup(srv.Close)
 	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
@@ -134,9 +141,8 @@ func TestCall(t *testing.T) {
 			t.Parallel()
 			answer := tc.answer
 			if tc.slow {
-				answer = func(r *configv1alpha1.ResourceInterpreterRequest) *configv1alpha1.ResourceInterpreterResponse {
-					time.Sleep(1500 * time.Millisecond)
-					return tc.answer(r)
+				answer = func(*configv1alpha1.ResourceInterpreterRequest) *configv1alpha1.ResourceInterpreterResponse {
+					return nil
 				}
 			}
 			srv, ca := server(t, answer)
