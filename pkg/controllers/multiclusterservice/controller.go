@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	kubeinformers "k8s.io/client-go/informers"
@@ -18,6 +19,7 @@ import (
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/client-go/tools/cache"
 
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
@@ -84,8 +86,16 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		})},
 		{ownSlices.Informer(), m.enqueueEach(sliceService)},
 		{workInf.Informer(), m.enqueueEach(workService)},
+		// Clusters join, leave and turn ready or not: who provides and
+		// consumes changes. Their frequent status writes otherwise do not
+		// matter here.
 		{clusters.Informer(), cache.ResourceEventHandlerFuncs{
-			AddFunc: func(any) { m.enqueueAll() }, UpdateFunc: func(any, any) { m.enqueueAll() }, DeleteFunc: func(any) { m.enqueueAll() },
+			AddFunc: func(any) { m.enqueueAll() }, DeleteFunc: func(any) { m.enqueueAll() },
+			UpdateFunc: func(o, n any) {
+				if readinessChanged(o, n) {
+					m.enqueueAll()
+				}
+			},
 		}},
 	}
 	for _, h := range handlers {
@@ -127,6 +137,20 @@ func (m *Controller) memberChanged(cluster string) {
 	delete(m.watched, cluster)
 	m.mu.Unlock()
 	m.enqueueAll()
+}
+
+// readinessChanged tells whether a Cluster update changed its Ready
+// condition or its deletion.
+func readinessChanged(o, n any) bool {
+	oc, ok1 := o.(*clusterv1alpha1.Cluster)
+	nc, ok2 := n.(*clusterv1alpha1.Cluster)
+	if !ok1 || !ok2 {
+		return true
+	}
+	ready := func(c *clusterv1alpha1.Cluster) bool {
+		return meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady)
+	}
+	return ready(oc) != ready(nc) || (oc.DeletionTimestamp == nil) != (nc.DeletionTimestamp == nil)
 }
 
 // sliceService is the Service of one of mco's slices.

@@ -8,6 +8,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/mcs"
@@ -59,5 +60,19 @@ func TestSliceWork(t *testing.T) {
 	}
 	if k, ok := workService(w); !ok || k != (key{"shop", "backend"}) {
 		t.Errorf("workService = %v, %v", k, ok)
+	}
+}
+
+func TestReadinessChanged(t *testing.T) {
+	t.Parallel()
+	cluster := func(ready metav1.ConditionStatus, hb string) *clusterv1alpha1.Cluster {
+		return &clusterv1alpha1.Cluster{Status: clusterv1alpha1.ClusterStatus{Conditions: []metav1.Condition{
+			{Type: clusterv1alpha1.ClusterConditionReady, Status: ready, Message: hb}}}}
+	}
+	if readinessChanged(cluster(metav1.ConditionTrue, "a"), cluster(metav1.ConditionTrue, "b")) {
+		t.Error("a heartbeat counts as a readiness change")
+	}
+	if !readinessChanged(cluster(metav1.ConditionTrue, "a"), cluster(metav1.ConditionFalse, "a")) {
+		t.Error("turning not ready does not count")
 	}
 }
