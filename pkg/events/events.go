@@ -32,7 +32,18 @@ const (
 
 	EvictWorkloadFromClusterSucceed = "EvictWorkloadFromClusterSucceed"
 	EvictWorkloadFromClusterFailed  = "EvictWorkloadFromClusterFailed"
+
+	// Services across clusters.
+	SyncServiceSucceed        = "SyncServiceSucceed"
+	SyncServiceFailed         = "SyncServiceFailed"
+	SyncDerivedServiceSucceed = "SyncDerivedServiceSucceed"
+	SyncDerivedServiceFailed  = "SyncDerivedServiceFailed"
 )
+
+// ApplyPolicySkipped (mco's own) tells that a policy selects a template
+// another object propagates (a MultiClusterService's Service): the policy
+// is not applied to it.
+const ApplyPolicySkipped = "ApplyPolicySkipped"
 
 // NewRecorder returns a recorder writing Events to mco-apiserver as
 // component, stopped when ctx ends.

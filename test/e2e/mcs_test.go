@@ -72,10 +72,11 @@ func lastReady(ctx context.Context, t *testing.T, cluster, ns, app string) time.
 	return last
 }
 
-// mcsBackendYAML is a backend Deployment run in provider, its Service in
-// provider and consumer, and a MultiClusterService from provider to
-// consumer; the policies tolerate a failed cluster, so that an outage
-// moves nothing.
+// mcsBackendYAML is a backend Deployment run in provider, its Service, and
+// a MultiClusterService from provider to consumer, which propagates the
+// Service to both; a policy also selects the Service for provider alone
+// (the MultiClusterService wins). The policies tolerate a failed cluster,
+// so that an outage moves nothing.
 func mcsBackendYAML(ns, provider, consumer string, replicas int) string {
 	const tolerate = `
     clusterTolerations:
@@ -103,7 +104,7 @@ metadata: {name: backend-service, namespace: ` + ns + `}
 spec:
   resourceSelectors: [{apiVersion: v1, kind: Service, name: backend}]
   placement:
-    clusterAffinity: {clusterNames: [` + consumer + `, ` + provider + `]}` + tolerate + `
+    clusterAffinity: {clusterNames: [` + provider + `]}` + tolerate + `
 ---
 apiVersion: networking.karmada.io/v1alpha1
 kind: MultiClusterService
@@ -149,10 +150,13 @@ func TestMultiClusterServiceCrossCluster(t *testing.T) {
 	if out := kubectl(t, "", "get", "endpointslices", "-n", ns); !strings.Contains(out, "member2-backend-") {
 		t.Errorf("mco does not show the collected slices:\n%s", out)
 	}
-	eventually(t, time.Minute, "EndpointSliceDispatched", func(ctx context.Context) (bool, string) {
-		out, _ := kubectlErr("", "get", "mcs", "backend", "-n", ns, "-o", `jsonpath={.status.conditions[?(@.type=="EndpointSliceDispatched")]}`)
-		return strings.Contains(out, `"status":"True"`) && strings.Contains(out, "EndpointSliceDispatchedSucceed"), out
-	})
+	for _, c := range []string{"EndpointSliceDispatched", "ServiceApplied"} {
+		eventually(t, time.Minute, c, func(ctx context.Context) (bool, string) {
+			out, _ := kubectlErr("", "get", "mcs", "backend", "-n", ns, "-o", `jsonpath={.status.conditions[?(@.type=="`+c+`")]}`)
+			return strings.Contains(out, `"status":"True"`) && strings.Contains(out, c+"Succeed"), out
+		})
+	}
+	mcsOwnsTheService(t, ns)
 
 	kubectl(t, "", "-n", ns, "scale", "deploy/backend", "--replicas=5")
 	waitDispatched(t, ns, "member2", "member1", 5)
@@ -163,11 +167,43 @@ func TestMultiClusterServiceCrossCluster(t *testing.T) {
 	}
 
 	kubectl(t, "", "-n", ns, "delete", "mcs", "backend")
-	eventually(t, time.Minute, "the endpoints withdrawn", func(ctx context.Context) (bool, string) {
+	eventually(t, time.Minute, "the endpoints withdrawn and the Service back with its policy", func(ctx context.Context) (bool, string) {
 		_, names := dispatchedAddresses(ctx, t, "member1", ns, "backend")
 		out, _ := kubectlErr("", "get", "endpointslices", "-n", ns, "-o", "name")
-		return len(names) == 0 && !strings.Contains(out, "member2-backend-"), fmt.Sprintf("member1 %v, mco %q", names, out)
+		claim, _ := kubectlErr("", "get", "service", "backend", "-n", ns, "-o", `jsonpath={.metadata.annotations.propagationpolicy\.karmada\.io/name}`)
+		return len(names) == 0 && !strings.Contains(out, "member2-backend-") && claim == "backend-service",
+			fmt.Sprintf("member1 %v, mco %q, the Service's policy %q", names, out, claim)
 	})
+}
+
+// mcsOwnsTheService checks that the MultiClusterService, not the policy
+// that also selects the Service, propagates it: claimed-by on the
+// Service, the binding kept by the MultiClusterService with both clusters,
+// the consumer holding the Service, an Event naming the policy not
+// applied, and no flapping (the binding's generation stays).
+func mcsOwnsTheService(t *testing.T, ns string) {
+	t.Helper()
+	if got := kubectl(t, "", "get", "service", "backend", "-n", ns, "-o", `jsonpath={.metadata.labels.resourcetemplate\.karmada\.io/claimed-by}`); got != "MultiClusterService" {
+		t.Errorf("the Service's claimed-by label = %q", got)
+	}
+	rb := func() string {
+		return kubectl(t, "", "get", "resourcebindings.work.karmada.io", "backend-service", "-n", ns, "-o",
+			`jsonpath={.metadata.generation} {.metadata.labels.binding\.karmada\.io/managed-by} {.spec.placement.clusterAffinity.clusterNames}`)
+	}
+	before := rb()
+	if !strings.Contains(before, `MultiClusterService ["member1","member2"]`) {
+		t.Errorf("the Service's binding: %s", before)
+	}
+	if _, err := memberClient(t, "member1").CoreV1().Services(ns).Get(context.Background(), "backend", metav1.GetOptions{}); err != nil {
+		t.Errorf("the consumer has no backend Service: %v", err)
+	}
+	eventually(t, time.Minute, "ApplyPolicySkipped", func(ctx context.Context) (bool, string) {
+		out, _ := kubectlErr("", "get", "events", "-n", ns, "--field-selector", "reason=ApplyPolicySkipped", "-o", "jsonpath={.items[*].message}")
+		return strings.Contains(out, "PropagationPolicy "+ns+"/backend-service"), out
+	})
+	if after := rb(); after != before {
+		t.Errorf("the Service's binding changed from %q to %q: the policy and the MultiClusterService fight", before, after)
+	}
 }
 
 // mcsProviderOutage (TestMember2Outage): while member2, a provider, is

@@ -348,7 +348,7 @@ func TestMergeSpec(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			have := tc.have
-			if got := mergeSpec(&have, tc.want); got != tc.wantChanged {
+			if got := binding.MergePolicyFields(&have, tc.want); got != tc.wantChanged {
 				t.Errorf("mergeSpec = %v, want %v", got, tc.wantChanged)
 			}
 			if diff := cmp.Diff(tc.result, have, sameQuantity); diff != "" {
@@ -362,7 +362,7 @@ func TestMergeSpecDoesNotShareTheDesiredSuspension(t *testing.T) {
 	t.Parallel()
 	want := workv1alpha2.ResourceBindingSpec{Suspension: &workv1alpha2.Suspension{Suspension: policyv1alpha1.Suspension{Dispatching: ptr.To(true)}}}
 	have := workv1alpha2.ResourceBindingSpec{Suspension: &workv1alpha2.Suspension{Scheduling: ptr.To(true)}}
-	mergeSpec(&have, want)
+	binding.MergePolicyFields(&have, want)
 	if want.Suspension.Scheduling != nil {
 		t.Errorf("merging wrote scheduling %v into the desired spec", *want.Suspension.Scheduling)
 	}
@@ -372,14 +372,14 @@ func TestOwnerReference(t *testing.T) {
 	t.Parallel()
 	want := metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "tmpl-uid",
 		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}
-	if diff := cmp.Diff(want, ownerReference(webTemplate())); diff != "" {
+	if diff := cmp.Diff(want, binding.OwnerReference(webTemplate())); diff != "" {
 		t.Errorf("owner reference differs (-want +got):\n%s", diff)
 	}
 }
 
 func TestSetOwner(t *testing.T) {
 	t.Parallel()
-	ref := ownerReference(webTemplate())
+	ref := binding.OwnerReference(webTemplate())
 	stale := ref
 	stale.Controller, stale.BlockOwnerDeletion = nil, nil
 	other := metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "cfg", UID: types.UID("cfg-uid")}
@@ -404,7 +404,7 @@ func TestSetOwner(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			m := &metav1.ObjectMeta{OwnerReferences: append([]metav1.OwnerReference(nil), tc.refs...)}
-			if got := setOwner(m, ref); got != tc.wantChanged {
+			if got := binding.SetOwner(m, ref); got != tc.wantChanged {
 				t.Errorf("setOwner = %v, want %v", got, tc.wantChanged)
 			}
 			if diff := cmp.Diff(tc.want, m.OwnerReferences); diff != "" {

@@ -65,7 +65,7 @@ func setClaim(m metav1.Object, c claim) bool {
 		return false
 	}
 	labels, annotations := copyMap(m.GetLabels()), copyMap(m.GetAnnotations())
-	clearClaimKeys(labels, annotations)
+	placement.ClearPolicyClaim(labels, annotations)
 	if !c.empty() {
 		if c.cluster {
 			labels[policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel] = c.permanentID
@@ -87,15 +87,6 @@ func copyMap(in map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
-}
-
-// clearClaimKeys deletes every claim key.
-func clearClaimKeys(labels, annotations map[string]string) {
-	delete(labels, policyv1alpha1.PropagationPolicyPermanentIDLabel)
-	delete(labels, policyv1alpha1.ClusterPropagationPolicyPermanentIDLabel)
-	delete(annotations, policyv1alpha1.PropagationPolicyNamespaceAnnotation)
-	delete(annotations, policyv1alpha1.PropagationPolicyNameAnnotation)
-	delete(annotations, policyv1alpha1.ClusterPropagationPolicyAnnotation)
 }
 
 func nilIfEmpty(m map[string]string) map[string]string {

@@ -22,6 +22,7 @@ import (
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
+	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
 	rolloutv1alpha1 "github.com/mco-org/mco/pkg/apis/rollout/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
@@ -126,6 +127,10 @@ func (d *Detector) sync(ctx context.Context, k template.Key) (err error) {
 	if serverManaged(cached) {
 		return nil
 	}
+	if by := cached.GetLabels()[networkingv1alpha1.ResourceTemplateClaimedByLabel]; by != "" {
+		d.noteClaimedElsewhere(cached, by)
+		return nil
+	}
 	if cached.GetDeletionTimestamp() != nil {
 		return d.deleteBinding(ctx, k)
 	}
@@ -168,6 +173,19 @@ func (d *Detector) sync(ctx context.Context, k template.Key) (err error) {
 		return nil
 	}
 	return d.ensureBinding(ctx, obj, chosen, c)
+}
+
+// noteClaimedElsewhere tells, on a template another object propagates (a
+// Service its MultiClusterService claims), which policy also selects it
+// and is not applied: that object wins, as in Karmada.
+func (d *Detector) noteClaimedElsewhere(obj *unstructured.Unstructured, by string) {
+	chosen, ok := placement.BestPolicy(obj, d.candidates(obj.GetNamespace()))
+	if !ok {
+		return
+	}
+	d.recorder.Eventf(obj, corev1.EventTypeNormal, events.ApplyPolicySkipped,
+		"%s selects this %s, which its %s propagates (label %s): the policy is not applied to it",
+		claimFor(chosen), obj.GetKind(), by, networkingv1alpha1.ResourceTemplateClaimedByLabel)
 }
 
 func (d *Detector) candidates(namespace string) []placement.Candidate {
@@ -218,7 +236,7 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 	if apierrors.IsNotFound(err) {
 		v = binding.New(key)
 		setClaim(v.Meta, c)
-		v.Meta.OwnerReferences = []metav1.OwnerReference{ownerReference(obj)}
+		v.Meta.OwnerReferences = []metav1.OwnerReference{binding.OwnerReference(obj)}
 		v.Meta.Finalizers = []string{key.Finalizer()} // the binding controller's, set here: one write less
 		*v.Spec = want
 		if _, err := d.bindings.Create(ctx, v); apierrors.IsAlreadyExists(err) {
@@ -236,8 +254,8 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 		return controller.Retry("%s is being deleted", key)
 	}
 	changed := setClaim(v.Meta, c)
-	changed = setOwner(v.Meta, ownerReference(obj)) || changed
-	changed = mergeSpec(v.Spec, want) || changed
+	changed = binding.SetOwner(v.Meta, binding.OwnerReference(obj)) || changed
+	changed = binding.MergePolicyFields(v.Spec, want) || changed
 	if !changed {
 		return nil
 	}

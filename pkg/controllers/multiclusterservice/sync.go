@@ -37,7 +37,13 @@ func (m *Controller) sync(ctx context.Context, k key) error {
 	}
 	var desired = newSliceSet()
 	var out outcome
+	var conditions []metav1.Condition
 	if svc != nil && svc.DeletionTimestamp == nil && mcs.CrossCluster(&svc.Spec) {
+		applied, err := m.propagateService(ctx, svc)
+		if err != nil {
+			return err
+		}
+		conditions = append(conditions, applied)
 		pending, err := m.collect(svc, desired, &out)
 		if err != nil {
 			return err
@@ -45,6 +51,8 @@ func (m *Controller) sync(ctx context.Context, k key) error {
 		if pending {
 			m.loop.EnqueueAfter(k, time.Second)
 		}
+	} else if err := m.releaseService(ctx, k); err != nil {
+		return err
 	}
 	if err := m.reconcileCopies(ctx, k, desired); err != nil {
 		return err
@@ -55,7 +63,7 @@ func (m *Controller) sync(ctx context.Context, k key) error {
 	if svc == nil || svc.DeletionTimestamp != nil {
 		return nil
 	}
-	return m.writeStatus(ctx, svc, condition(svc, &out))
+	return m.writeStatus(ctx, svc, append(conditions, condition(svc, &out)))
 }
 
 // collect gathers into desired the slices of every provider this process
@@ -125,10 +133,14 @@ func condition(svc *networkingv1alpha1.MultiClusterService, out *outcome) metav1
 	return c
 }
 
-// writeStatus sets the condition when it changed.
-func (m *Controller) writeStatus(ctx context.Context, cached *networkingv1alpha1.MultiClusterService, c metav1.Condition) error {
+// writeStatus sets the conditions when they changed.
+func (m *Controller) writeStatus(ctx context.Context, cached *networkingv1alpha1.MultiClusterService, conditions []metav1.Condition) error {
 	svc := cached.DeepCopy()
-	if !meta.SetStatusCondition(&svc.Status.Conditions, c) {
+	changed := false
+	for _, c := range conditions {
+		changed = meta.SetStatusCondition(&svc.Status.Conditions, c) || changed
+	}
+	if !changed {
 		return nil
 	}
 	if _, err := m.mco.NetworkingV1alpha1().MultiClusterServices(svc.Namespace).UpdateStatus(ctx, svc, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {

@@ -39,3 +39,7 @@ const (
 	// permanent ID.
 	ClusterResourceBindingPermanentIDLabel = "clusterresourcebinding.karmada.io/permanent-id"
 )
+
+// BindingManagedByLabel on a binding names the kind that keeps it when no
+// propagation policy does (MultiClusterService).
+const BindingManagedByLabel = "binding.karmada.io/managed-by"
