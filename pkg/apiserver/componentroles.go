@@ -96,6 +96,8 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		rule("networking.karmada.io", []string{"multiclusterservices/status"}, updateOnly),
 		// The members' endpoints collected for services across clusters.
 		rule("discovery.k8s.io", []string{"endpointslices"}, readWrite),
+		// The Services that ServiceImports derive (derived-<name>).
+		rule("", []string{"services"}, readWrite),
 		rule("rollout.mco-org.github.io", []string{"rolloutpolicies", "clusterrolloutpolicies"}, read),
 		rule("rollout.mco-org.github.io", []string{"rollouts"}, readWrite),
 		rule("rollout.mco-org.github.io", []string{"rolloutpolicies/status", "clusterrolloutpolicies/status", "rollouts/status"}, updateOnly),

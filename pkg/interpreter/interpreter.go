@@ -20,6 +20,7 @@ import (
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/interpreter/lua"
 	"github.com/mco-org/mco/pkg/interpreter/webhook"
+	"github.com/mco-org/mco/pkg/mcs"
 	"github.com/mco-org/mco/pkg/workload"
 )
 
@@ -198,12 +199,15 @@ func (i *Interpreter) AggregateStatus(ctx context.Context, tmpl *unstructured.Un
 
 // Dependencies lists what a template depends on: what every dependency
 // script of its kind returns, merged, or mco's own rules for pod
-// templates.
+// templates and ServiceImports.
 func (i *Interpreter) Dependencies(ctx context.Context, obj *unstructured.Unstructured) ([]configv1alpha1.DependentObjectReference, error) {
 	scripts := i.set.Load().dependencyScripts(obj.GroupVersionKind())
 	if len(scripts) == 0 {
 		if h := i.hook(obj, configv1alpha1.InterpreterOperationInterpretDependency); h != nil {
 			return hookDependencies(ctx, h, obj)
+		}
+		if obj.GroupVersionKind().GroupKind() == mcs.ServiceImportGK {
+			return mcs.ImportDependencies(obj), nil
 		}
 		deps, err := workload.Dependencies(obj)
 		if err != nil {

@@ -127,6 +127,19 @@ func (r *Resources) ByGVK(gvk schema.GroupVersionKind) (Resource, bool) {
 	return k.Resource, true
 }
 
+// ByGroupKind returns the template kind of a group and kind, at the
+// version mco follows (a CRD's preferred version).
+func (r *Resources) ByGroupKind(gk schema.GroupKind) (Resource, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for gvk, k := range r.kinds {
+		if gvk.GroupKind() == gk {
+			return k.Resource, true
+		}
+	}
+	return Resource{}, false
+}
+
 // Lister returns the cache of a template kind; false once the kind is gone.
 func (r *Resources) Lister(x Resource) (cache.GenericLister, bool) {
 	r.mu.RLock()

@@ -117,4 +117,18 @@ spec:
 	if out := s.MustKubectl(t, "", "get", "serviceexports,serviceimports", "-n", "default"); !strings.Contains(out, "serviceexport.multicluster.x-k8s.io/serve") {
 		t.Fatalf("kubectl get:\n%s", out)
 	}
+	if out := s.MustKubectl(t, "", "get", "crd", "serviceimports.multicluster.x-k8s.io", "-o", "jsonpath={.spec.versions[*].name}"); out != "v1alpha1" {
+		t.Errorf("served versions %q, want v1alpha1 alone (Karmada's)", out)
+	}
+	bad := []struct{ spec, want string }{
+		{"{type: ClusterSetIP}", "spec.ports: Required value"},
+		{"{type: ClusterSetIP, ports: [{port: 70000, protocol: TCP}]}", "spec.ports[0].port: Invalid value: 70000"},
+		{"{type: Nodes, ports: [{port: 80, protocol: TCP}]}", `spec.type: Unsupported value: "Nodes"`},
+	}
+	for _, b := range bad {
+		_, stderr, err := s.Kubectl(t, "apiVersion: multicluster.x-k8s.io/v1alpha1\nkind: ServiceImport\nmetadata: {name: bad, namespace: default}\nspec: "+b.spec+"\n", "apply", "-f", "-")
+		if err == nil || !strings.Contains(stderr, b.want) {
+			t.Errorf("ServiceImport spec %s: %v %s, want %q", b.spec, err, stderr, b.want)
+		}
+	}
 }

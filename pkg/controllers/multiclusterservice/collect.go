@@ -7,15 +7,14 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 
-	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
 	"github.com/mco-org/mco/pkg/mcs"
 )
 
-// providerSlices returns what provider has of a Service: the slices mco
-// keeps for it (mcs.Dispatched of the member's own), read from the
-// member's EndpointSlice informer (one per member, never a LIST per
-// Service). synced is false while that informer fills.
-func (m *Controller) providerSlices(provider string, svc *networkingv1alpha1.MultiClusterService) (out []*discoveryv1.EndpointSlice, synced bool, err error) {
+// providerSlices returns a provider's own slices of Service k (none that
+// mco or Karmada put there), read from the member's EndpointSlice
+// informer (one per member, never a LIST per Service). synced is false
+// while that informer fills.
+func (m *Controller) providerSlices(provider string, k key) (out []*discoveryv1.EndpointSlice, synced bool, err error) {
 	clients, err := m.members.Get(provider)
 	if err != nil {
 		return nil, false, fmt.Errorf("clients of cluster %s: %w", provider, err)
@@ -28,13 +27,13 @@ func (m *Controller) providerSlices(provider string, svc *networkingv1alpha1.Mul
 	if !inf.Informer().HasSynced() {
 		return nil, false, nil
 	}
-	list, err := inf.Lister().EndpointSlices(svc.Namespace).List(labels.SelectorFromSet(labels.Set{discoveryv1.LabelServiceName: svc.Name}))
+	list, err := inf.Lister().EndpointSlices(k.Namespace).List(labels.SelectorFromSet(labels.Set{discoveryv1.LabelServiceName: k.Name}))
 	if err != nil {
 		return nil, false, err
 	}
 	for _, s := range list {
 		if mcs.Own(s) {
-			out = append(out, mcs.Dispatched(provider, s, svc.Spec.Ports))
+			out = append(out, s)
 		}
 	}
 	return out, true, nil
@@ -56,9 +55,10 @@ func (m *Controller) watch(cluster string, inf cache.SharedIndexInformer) error 
 		if !ok || !mcs.Own(s) {
 			return
 		}
-		// Only Services a MultiClusterService names.
-		if _, err := m.services.MultiClusterServices(s.Namespace).Get(mcs.ServiceOf(s)); err == nil {
-			m.loop.Enqueue(key{s.Namespace, mcs.ServiceOf(s)})
+		// Only Services a MultiClusterService names or that are exported.
+		k := key{s.Namespace, mcs.ServiceOf(s)}
+		if m.crossing(k) {
+			m.loop.Enqueue(k)
 		}
 	}
 	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -68,4 +68,14 @@ func (m *Controller) watch(cluster string, inf cache.SharedIndexInformer) error 
 	}
 	m.watched[cluster] = true
 	return nil
+}
+
+// crossing tells whether Service k crosses clusters: a MultiClusterService
+// names it or a ServiceExport exports it.
+func (m *Controller) crossing(k key) bool {
+	if _, err := m.services.MultiClusterServices(k.Namespace).Get(k.Name); err == nil {
+		return true
+	}
+	_, _, err := m.mcsTemplate(mcs.ServiceExportGK, k)
+	return err == nil
 }

@@ -1,14 +1,19 @@
-// Package multiclusterservice acts on MultiClusterServices of type
-// CrossCluster: it collects the EndpointSlices of the Service in its
-// provider clusters into mco and dispatches them, by Works, to its
-// consumer clusters, where they attach to the consumers' own Service of
-// the same name.
+// Package multiclusterservice makes Services reachable across clusters,
+// both of Karmada's ways. A MultiClusterService of type CrossCluster
+// propagates its Service to providers and consumers, collects the
+// Service's EndpointSlices in its providers into mco and dispatches them,
+// by Works, to its consumers, where they attach to the consumers' own
+// Service of the same name. A ServiceExport has the slices of the clusters
+// it went to collected (imported-<cluster>-<slice>), and a ServiceImport
+// gets them in the clusters it went to, attached to the Service it
+// derives (derived-<name>).
 package multiclusterservice
 
 import (
 	"context"
 	"fmt"
 	"maps"
+	"strings"
 	"sync"
 
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -16,11 +21,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
@@ -49,6 +56,7 @@ type Controller struct {
 	dynamic   dynamic.Interface
 	templates *template.Resources
 	bindings  *binding.Store
+	recorder  record.EventRecorder
 	services  networkinglisters.MultiClusterServiceLister
 	clusters  clusterlisters.ClusterLister
 	slices    discoverylisters.EndpointSliceLister
@@ -71,14 +79,14 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	// mco's copies only: the slices this controller and the export path
 	// manage.
 	sliceFactory := kubeinformers.NewSharedInformerFactoryWithOptions(c.Kube, 0, kubeinformers.WithTweakListOptions(func(o *metav1.ListOptions) {
-		o.LabelSelector = discoveryv1.LabelManagedBy + "=" + mcs.ManagedByDispatch
+		o.LabelSelector = discoveryv1.LabelManagedBy + " in (" + mcs.ManagedByDispatch + "," + mcs.ManagedByImport + ")"
 	}))
 	ownSlices := sliceFactory.Discovery().V1().EndpointSlices()
 	writer, err := works.NewWriter(c.MCO, workInf.Informer(), 1024)
 	if err != nil {
 		return nil, fmt.Errorf("multiclusterservice controller: %w", err)
 	}
-	m := &Controller{mco: c.MCO, kube: c.Kube, dynamic: c.Dynamic, templates: c.Templates, bindings: c.Bindings,
+	m := &Controller{mco: c.MCO, kube: c.Kube, dynamic: c.Dynamic, templates: c.Templates, bindings: c.Bindings, recorder: c.NewRecorder(),
 		services: services.Lister(), clusters: clusters.Lister(),
 		slices: ownSlices.Lister(), works: workInf.Lister(), writer: writer, members: c.Members, watched: map[string]bool{}}
 	m.loop = controller.New("multiclusterservice", m.sync)
@@ -89,18 +97,15 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		inf cache.SharedIndexInformer
 		h   cache.ResourceEventHandler
 	}{
-		{services.Informer(), m.enqueueEach(func(obj any) (key, bool) {
-			o, ok := obj.(metav1.Object)
-			return key{o.GetNamespace(), o.GetName()}, ok
-		})},
+		{services.Informer(), m.enqueueEach(objectKey)},
 		{ownSlices.Informer(), m.enqueueEach(sliceService)},
 		{workInf.Informer(), m.enqueueEach(workService)},
 		// The Service's binding, when someone else changed what the
-		// MultiClusterService keeps of it.
+		// MultiClusterService keeps of it; where exports and imports go.
 		{rbs, cache.ResourceEventHandlerFuncs{
 			AddFunc: m.enqueueBindingOwner, DeleteFunc: m.enqueueBindingOwner,
 			UpdateFunc: func(o, n any) {
-				if bindingClaimChanged(o, n) {
+				if bindingChanged(o, n) {
 					m.enqueueBindingOwner(n)
 				}
 			},
@@ -123,12 +128,19 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 		}
 	}
 	c.Members.OnChange(m.memberChanged)
-	// The Service a MultiClusterService names: created after it, or changed.
+	// The Service a MultiClusterService names (created after it, or
+	// changed), a derived Service, ServiceExports and ServiceImports.
 	if err := c.Templates.OnKind(func(r template.Resource, inf cache.SharedIndexInformer) error {
-		if r.GVR != serviceGVR {
+		var of func(any) (key, bool)
+		switch r.GVK.GroupKind() {
+		case serviceGVK.GroupKind():
+			of = m.namedService
+		case mcs.ServiceExportGK, mcs.ServiceImportGK:
+			of = objectKey
+		default:
 			return nil
 		}
-		_, err := inf.AddEventHandler(m.enqueueEach(m.namedService))
+		_, err := inf.AddEventHandler(m.enqueueEach(of))
 		return err
 	}); err != nil {
 		return nil, fmt.Errorf("multiclusterservice controller: %w", err)
@@ -152,11 +164,33 @@ func (m *Controller) enqueueEach(of func(any) (key, bool)) cache.ResourceEventHa
 	return cache.ResourceEventHandlerFuncs{AddFunc: enqueue, UpdateFunc: func(_, n any) { enqueue(n) }, DeleteFunc: enqueue}
 }
 
+// enqueueAll enqueues every MultiClusterService and every ServiceExport.
 func (m *Controller) enqueueAll() {
 	list, _ := m.services.List(labels.Everything())
 	for _, s := range list {
 		m.loop.Enqueue(key{s.Namespace, s.Name})
 	}
+	r, ok := m.templates.ByGroupKind(mcs.ServiceExportGK)
+	if !ok {
+		return
+	}
+	if lister, ok := m.templates.Lister(r); ok {
+		exports, _ := lister.List(labels.Everything())
+		for _, e := range exports {
+			if k, ok := objectKey(e); ok {
+				m.loop.Enqueue(k)
+			}
+		}
+	}
+}
+
+// objectKey is the key of an object of the Service's name.
+func objectKey(obj any) (key, bool) {
+	o, ok := obj.(metav1.Object)
+	if !ok {
+		return key{}, false
+	}
+	return key{o.GetNamespace(), o.GetName()}, true
 }
 
 // memberChanged forgets the handler of a cluster whose clients were
@@ -182,48 +216,66 @@ func readinessChanged(o, n any) bool {
 	return ready(oc) != ready(nc) || (oc.DeletionTimestamp == nil) != (nc.DeletionTimestamp == nil)
 }
 
-// namedService is the key of a Service a MultiClusterService names.
+// namedService is the key of a Service a MultiClusterService names (or
+// claimed), or of the Service a derived-<name> Service derives from.
 func (m *Controller) namedService(obj any) (key, bool) {
 	o, ok := obj.(metav1.Object)
 	if !ok {
 		return key{}, false
 	}
+	if name, derived := strings.CutPrefix(o.GetName(), mcs.DerivedPrefix); derived {
+		return key{o.GetNamespace(), name}, true
+	}
 	_, err := m.services.MultiClusterServices(o.GetNamespace()).Get(o.GetName())
 	return key{o.GetNamespace(), o.GetName()}, err == nil || o.GetLabels()[networkingv1alpha1.ResourceTemplateClaimedByLabel] != ""
 }
 
-// enqueueBindingOwner enqueues the MultiClusterService of a Service's
-// binding, when there is one.
+// enqueueBindingOwner enqueues the Service of a binding that matters
+// here: a Service's a MultiClusterService keeps, a ServiceExport's or a
+// ServiceImport's (their clusters export and import).
 func (m *Controller) enqueueBindingOwner(obj any) {
 	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = t.Obj
 	}
 	rb, ok := obj.(*workv1alpha2.ResourceBinding)
-	if !ok || rb.Spec.Resource.Kind != serviceGVK.Kind || rb.Spec.Resource.APIVersion != "v1" {
+	if !ok {
 		return
 	}
-	if _, err := m.services.MultiClusterServices(rb.Namespace).Get(rb.Spec.Resource.Name); err == nil {
-		m.loop.Enqueue(key{rb.Namespace, rb.Spec.Resource.Name})
+	k := key{rb.Namespace, rb.Spec.Resource.Name}
+	switch gvk := schema.FromAPIVersionAndKind(rb.Spec.Resource.APIVersion, rb.Spec.Resource.Kind); gvk.GroupKind() {
+	case mcs.ServiceExportGK, mcs.ServiceImportGK:
+		m.loop.Enqueue(k)
+	case serviceGVK.GroupKind():
+		if _, err := m.services.MultiClusterServices(rb.Namespace).Get(k.Name); err == nil {
+			m.loop.Enqueue(k)
+		}
 	}
 }
 
-// bindingClaimChanged tells whether a binding update changed what a
-// MultiClusterService keeps of it (not its status or clusters).
-func bindingClaimChanged(o, n any) bool {
+// bindingChanged tells whether a binding update changed what matters
+// here: the claim and placement a MultiClusterService keeps, or the
+// clusters (not its status).
+func bindingChanged(o, n any) bool {
 	ob, ok1 := o.(*workv1alpha2.ResourceBinding)
 	nb, ok2 := n.(*workv1alpha2.ResourceBinding)
 	if !ok1 || !ok2 {
 		return true
 	}
 	return !maps.Equal(ob.Labels, nb.Labels) || !maps.Equal(ob.Annotations, nb.Annotations) ||
-		!equality.Semantic.DeepEqual(ob.Spec.Placement, nb.Spec.Placement) || ob.Spec.ConflictResolution != nb.Spec.ConflictResolution
+		!equality.Semantic.DeepEqual(ob.Spec.Placement, nb.Spec.Placement) || ob.Spec.ConflictResolution != nb.Spec.ConflictResolution ||
+		!equality.Semantic.DeepEqual(ob.Spec.Clusters, nb.Spec.Clusters) || (ob.DeletionTimestamp == nil) != (nb.DeletionTimestamp == nil)
 }
 
-// sliceService is the Service of one of mco's slices.
+// sliceService is the Service of one of mco's slices (derived-<name>'s
+// are <name>'s).
 func sliceService(obj any) (key, bool) {
 	s, ok := obj.(*discoveryv1.EndpointSlice)
 	if !ok || mcs.ServiceOf(s) == "" {
 		return key{}, false
 	}
-	return key{s.Namespace, mcs.ServiceOf(s)}, true
+	name := mcs.ServiceOf(s)
+	if s.Labels[discoveryv1.LabelManagedBy] == mcs.ManagedByImport {
+		name = strings.TrimPrefix(name, mcs.DerivedPrefix)
+	}
+	return key{s.Namespace, name}, true
 }

@@ -11,6 +11,7 @@ import (
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/mcs"
 )
 
@@ -46,7 +47,7 @@ func TestSliceWork(t *testing.T) {
 	t.Parallel()
 	s := mcs.Dispatched("member2", &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Name: "backend-abcde", Namespace: "shop",
 		Labels: map[string]string{discoveryv1.LabelServiceName: "backend"}}, AddressType: discoveryv1.AddressTypeIPv4}, nil)
-	w, err := sliceWork(key{"shop", "backend"}, "member1", s)
+	w, err := sliceWork(viaMCS, key{"shop", "backend"}, "member1", s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,6 +61,40 @@ func TestSliceWork(t *testing.T) {
 	}
 	if k, ok := workService(w); !ok || k != (key{"shop", "backend"}) {
 		t.Errorf("workService = %v, %v", k, ok)
+	}
+}
+
+func TestImportedSliceWork(t *testing.T) {
+	t.Parallel()
+	s := mcs.Imported("member2", &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Name: "backend-abcde", Namespace: "shop",
+		Labels: map[string]string{discoveryv1.LabelServiceName: "backend"}}, AddressType: discoveryv1.AddressTypeIPv4})
+	w, err := sliceWork(viaImport, key{"shop", "backend"}, "member1", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Labels[ImportNamespaceLabel] != "shop" || w.Labels[ImportNameLabel] != "backend" || w.Labels[NameLabel] != "" {
+		t.Errorf("work labels %v", w.Labels)
+	}
+	if k, ok := workService(w); !ok || k != (key{"shop", "backend"}) {
+		t.Errorf("workService = %v, %v", k, ok)
+	}
+	if k, ok := sliceService(s); !ok || k != (key{"shop", "backend"}) {
+		t.Errorf("sliceService(%s) = %v, %v", s.Name, k, ok)
+	}
+}
+
+func TestBindingChanged(t *testing.T) {
+	t.Parallel()
+	rb := &workv1alpha2.ResourceBinding{Spec: workv1alpha2.ResourceBindingSpec{Clusters: []workv1alpha2.TargetCluster{{Name: "member1"}}}}
+	status := rb.DeepCopy()
+	status.Status.SchedulerObservedGeneration = 4
+	moved := rb.DeepCopy()
+	moved.Spec.Clusters = []workv1alpha2.TargetCluster{{Name: "member2"}}
+	if bindingChanged(rb, status) {
+		t.Error("a status write counts as a change")
+	}
+	if !bindingChanged(rb, moved) {
+		t.Error("new clusters do not count")
 	}
 }
 

@@ -18,10 +18,37 @@ import (
 	"github.com/mco-org/mco/pkg/names"
 )
 
-// Labels of the Works that carry a Service's slices to its consumers.
+// Labels of the Works that carry a Service's slices to its consumers, by
+// MultiClusterService and by ServiceImport.
 const (
-	NamespaceLabel = "mcs.mco-org.github.io/namespace"
-	NameLabel      = "mcs.mco-org.github.io/name"
+	NamespaceLabel       = "mcs.mco-org.github.io/namespace"
+	NameLabel            = "mcs.mco-org.github.io/name"
+	ImportNamespaceLabel = "mcs.mco-org.github.io/import-namespace"
+	ImportNameLabel      = "mcs.mco-org.github.io/import-name"
+)
+
+// path is one of the two ways a Service's slices travel.
+type path struct {
+	// managedBy is the managed-by label of mco's copies.
+	managedBy string
+	// attachedTo is the Service the copies attach to in consumers.
+	attachedTo func(service string) string
+	// nsLabel and nameLabel mark the Works that carry them.
+	nsLabel, nameLabel string
+	// ownBack gives a provider its own slices too: on the export/import
+	// path they attach to derived-<service>, not to its own Service.
+	ownBack bool
+}
+
+var (
+	// viaMCS: a MultiClusterService's <provider>-<slice> copies, on the
+	// consumers' own Service.
+	viaMCS = path{managedBy: mcs.ManagedByDispatch, attachedTo: func(s string) string { return s },
+		nsLabel: NamespaceLabel, nameLabel: NameLabel}
+	// viaImport: an exported Service's imported-<cluster>-<slice> copies,
+	// on derived-<service> where a ServiceImport is.
+	viaImport = path{managedBy: mcs.ManagedByImport, attachedTo: func(s string) string { return mcs.DerivedPrefix + s },
+		nsLabel: ImportNamespaceLabel, nameLabel: ImportNameLabel, ownBack: true}
 )
 
 // sliceSet holds slices by name.
@@ -46,8 +73,9 @@ func (s *sliceSet) sorted() []*discoveryv1.EndpointSlice {
 
 // reconcileCopies makes mco's copies of the Service's slices the desired
 // ones: created, updated when they differ, deleted when no longer wanted.
-func (m *Controller) reconcileCopies(ctx context.Context, k key, desired *sliceSet) error {
-	existing, err := m.slices.EndpointSlices(k.Namespace).List(labels.SelectorFromSet(labels.Set{discoveryv1.LabelServiceName: k.Name}))
+func (m *Controller) reconcileCopies(ctx context.Context, p path, k key, desired *sliceSet) error {
+	existing, err := m.slices.EndpointSlices(k.Namespace).List(labels.SelectorFromSet(labels.Set{
+		discoveryv1.LabelServiceName: p.attachedTo(k.Name), discoveryv1.LabelManagedBy: p.managedBy}))
 	if err != nil {
 		return err
 	}
@@ -87,24 +115,23 @@ func sameSlice(got, want *discoveryv1.EndpointSlice) bool {
 		equality.Semantic.DeepEqual(got.Ports, want.Ports)
 }
 
-// reconcileWorks gives each consumer a Work per slice of the other
-// clusters (a provider never gets its own back) and deletes the Works no
-// longer wanted.
-func (m *Controller) reconcileWorks(ctx context.Context, k key, desired *sliceSet, consumers []string) error {
+// reconcileWorks gives each consumer a Work per slice (of the other
+// clusters only, unless p.ownBack) and deletes the Works no longer wanted.
+func (m *Controller) reconcileWorks(ctx context.Context, p path, k key, desired *sliceSet, consumers []string) error {
 	want := map[string]*workv1alpha1.Work{}
 	for _, c := range consumers {
 		for _, s := range desired.sorted() {
-			if s.Annotations[mcs.ProvisionClusterAnnotation] == c {
+			if !p.ownBack && s.Annotations[mcs.ProvisionClusterAnnotation] == c {
 				continue
 			}
-			w, err := sliceWork(k, c, s)
+			w, err := sliceWork(p, k, c, s)
 			if err != nil {
 				return err
 			}
 			want[w.Namespace+"/"+w.Name] = w
 		}
 	}
-	existing, err := m.works.List(labels.SelectorFromSet(labels.Set{NamespaceLabel: k.Namespace, NameLabel: k.Name}))
+	existing, err := m.works.List(labels.SelectorFromSet(labels.Set{p.nsLabel: k.Namespace, p.nameLabel: k.Name}))
 	if err != nil {
 		return err
 	}
@@ -131,7 +158,7 @@ func (m *Controller) reconcileWorks(ctx context.Context, k key, desired *sliceSe
 }
 
 // sliceWork is the Work carrying slice s to consumer.
-func sliceWork(k key, consumer string, s *discoveryv1.EndpointSlice) (*workv1alpha1.Work, error) {
+func sliceWork(p path, k key, consumer string, s *discoveryv1.EndpointSlice) (*workv1alpha1.Work, error) {
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return nil, fmt.Errorf("encode EndpointSlice %s/%s: %w", s.Namespace, s.Name, err)
@@ -140,7 +167,7 @@ func sliceWork(k key, consumer string, s *discoveryv1.EndpointSlice) (*workv1alp
 		ObjectMeta: metav1.ObjectMeta{
 			Namespace:  names.ExecutionSpace(consumer),
 			Name:       names.Work("EndpointSlice", s.Name, s.Namespace),
-			Labels:     map[string]string{NamespaceLabel: k.Namespace, NameLabel: k.Name},
+			Labels:     map[string]string{p.nsLabel: k.Namespace, p.nameLabel: k.Name},
 			Finalizers: []string{workv1alpha1.ExecutionControllerFinalizer},
 		},
 		Spec: workv1alpha1.WorkSpec{Workload: workv1alpha1.WorkloadTemplate{
@@ -152,8 +179,13 @@ func sliceWork(k key, consumer string, s *discoveryv1.EndpointSlice) (*workv1alp
 // workService is the Service of a Work that carries its slices.
 func workService(obj any) (key, bool) {
 	w, ok := obj.(*workv1alpha1.Work)
-	if !ok || w.Labels[NameLabel] == "" {
+	if !ok {
 		return key{}, false
 	}
-	return key{w.Labels[NamespaceLabel], w.Labels[NameLabel]}, true
+	for _, p := range []path{viaMCS, viaImport} {
+		if w.Labels[p.nameLabel] != "" {
+			return key{w.Labels[p.nsLabel], w.Labels[p.nameLabel]}, true
+		}
+	}
+	return key{}, false
 }

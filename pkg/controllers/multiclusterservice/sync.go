@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	discoveryv1 "k8s.io/api/discovery/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,8 +28,17 @@ type outcome struct {
 }
 
 // sync brings one Service's collected and dispatched slices to what its
-// MultiClusterService asks (none when it is gone or not CrossCluster).
+// MultiClusterService, ServiceExport and ServiceImport ask.
 func (m *Controller) sync(ctx context.Context, k key) error {
+	if err := m.syncMCS(ctx, k); err != nil {
+		return err
+	}
+	return m.syncImport(ctx, k)
+}
+
+// syncMCS brings the slices a MultiClusterService dispatches to what it
+// asks (none when it is gone or not CrossCluster).
+func (m *Controller) syncMCS(ctx context.Context, k key) error {
 	svc, err := m.services.MultiClusterServices(k.Namespace).Get(k.Name)
 	if apierrors.IsNotFound(err) {
 		svc = nil
@@ -54,10 +64,10 @@ func (m *Controller) sync(ctx context.Context, k key) error {
 	} else if err := m.releaseService(ctx, k); err != nil {
 		return err
 	}
-	if err := m.reconcileCopies(ctx, k, desired); err != nil {
+	if err := m.reconcileCopies(ctx, viaMCS, k, desired); err != nil {
 		return err
 	}
-	if err := m.reconcileWorks(ctx, k, desired, out.consumers); err != nil {
+	if err := m.reconcileWorks(ctx, viaMCS, k, desired, out.consumers); err != nil {
 		return err
 	}
 	if svc == nil || svc.DeletionTimestamp != nil {
@@ -70,49 +80,78 @@ func (m *Controller) sync(ctx context.Context, k key) error {
 // reaches and that is ready, and notes in out what is left out and why.
 // pending is true while a provider's informer fills.
 func (m *Controller) collect(svc *networkingv1alpha1.MultiClusterService, desired *sliceSet, out *outcome) (pending bool, err error) {
-	list, err := m.clusters.List(labels.Everything())
+	byName, joined, err := m.joined()
 	if err != nil {
 		return false, err
-	}
-	byName := map[string]*clusterv1alpha1.Cluster{}
-	var joined []string
-	for _, c := range list {
-		if c.DeletionTimestamp == nil {
-			joined = append(joined, c.Name)
-			byName[c.Name] = c
-		}
 	}
 	providers, consumers, unknown := mcs.Clusters(&svc.Spec, joined)
 	out.consumers, out.providers = consumers, len(providers)
 	if len(unknown) > 0 {
 		out.problems = append(out.problems, fmt.Sprintf("cluster(s) %s have not joined", strings.Join(unknown, ", ")))
 	}
+	problems, pending, err := m.gather(key{svc.Namespace, svc.Name}, providers, byName, func(p string, s *discoveryv1.EndpointSlice) *discoveryv1.EndpointSlice {
+		return mcs.Dispatched(p, s, svc.Spec.Ports)
+	}, desired)
+	if err != nil {
+		return false, err
+	}
+	out.problems = append(out.problems, problems...)
+	out.slices = desired.len()
+	return pending, nil
+}
+
+// joined are the clusters that have joined and are not leaving, by name
+// and their names.
+func (m *Controller) joined() (map[string]*clusterv1alpha1.Cluster, []string, error) {
+	list, err := m.clusters.List(labels.Everything())
+	if err != nil {
+		return nil, nil, err
+	}
+	byName := map[string]*clusterv1alpha1.Cluster{}
+	var names []string
+	for _, c := range list {
+		if c.DeletionTimestamp == nil {
+			names = append(names, c.Name)
+			byName[c.Name] = c
+		}
+	}
+	return byName, names, nil
+}
+
+// gather adds to desired, converted, the own slices of Service k in every
+// provider that is ready and that this process reaches; problems say who
+// is left out and why. pending is true while a provider's informer fills.
+func (m *Controller) gather(k key, providers []string, byName map[string]*clusterv1alpha1.Cluster,
+	convert func(provider string, s *discoveryv1.EndpointSlice) *discoveryv1.EndpointSlice, desired *sliceSet) (problems []string, pending bool, err error) {
 	for _, p := range providers {
+		c, ok := byName[p]
 		switch {
-		case !meta.IsStatusConditionTrue(byName[p].Status.Conditions, clusterv1alpha1.ClusterConditionReady):
+		case !ok:
+			problems = append(problems, fmt.Sprintf("provider %s has not joined", p))
+			continue
+		case !meta.IsStatusConditionTrue(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady):
 			// Beyond Karmada: a failed provider's endpoints are withdrawn
 			// until it is ready again.
-			out.problems = append(out.problems, fmt.Sprintf("provider %s is not ready: its endpoints are withdrawn", p))
+			problems = append(problems, fmt.Sprintf("provider %s is not ready: its endpoints are withdrawn", p))
 			continue
 		case !m.members.Reaches(p):
-			out.problems = append(out.problems, fmt.Sprintf("provider %s is a Pull member: collecting its endpoints through its agent is being built", p))
+			problems = append(problems, fmt.Sprintf("provider %s is a Pull member: collecting its endpoints through its agent is being built", p))
 			continue
 		}
-		slices, synced, err := m.providerSlices(p, svc)
+		slices, synced, err := m.providerSlices(p, k)
 		switch {
 		case err != nil:
-			out.problems = append(out.problems, fmt.Sprintf("provider %s: %v", p, err))
+			problems = append(problems, fmt.Sprintf("provider %s: %v", p, err))
 			continue
 		case !synced:
 			pending = true
 			continue
 		}
 		for _, s := range slices {
-			desired.add(s)
+			desired.add(convert(p, s))
 		}
 	}
-	out.slices = desired.len()
-	return pending, nil
+	return problems, pending, nil
 }
 
 // condition is the EndpointSliceDispatched condition of one pass.

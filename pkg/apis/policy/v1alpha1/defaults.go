@@ -17,6 +17,8 @@ limitations under the License.
 package v1alpha1
 
 import (
+	"strings"
+
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -35,10 +37,11 @@ const (
 	// picks, when the policy does not say.
 	DefaultSpreadMinGroups = 1
 
-	// serviceImportAPIVersion and serviceImportKind identify the multi-cluster
-	// services ServiceImport; selecting it turns on propagateDeps.
-	serviceImportAPIVersion = "multicluster.x-k8s.io/v1alpha1"
-	serviceImportKind       = "ServiceImport"
+	// serviceImportGroup and serviceImportKind identify the multi-cluster
+	// services ServiceImport (v1alpha1 as Karmada, or the MCS API's
+	// v1beta1); selecting it turns on propagateDeps.
+	serviceImportGroup = "multicluster.x-k8s.io"
+	serviceImportKind  = "ServiceImport"
 )
 
 func addDefaultingFuncs(scheme *runtime.Scheme) error {
@@ -197,7 +200,7 @@ func SetDefaults_FailoverBehavior(failover *FailoverBehavior) {
 
 func selectsServiceImport(selectors []ResourceSelector) bool {
 	for _, selector := range selectors {
-		if selector.APIVersion == serviceImportAPIVersion && selector.Kind == serviceImportKind {
+		if strings.HasPrefix(selector.APIVersion, serviceImportGroup+"/") && selector.Kind == serviceImportKind {
 			return true
 		}
 	}
