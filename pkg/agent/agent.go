@@ -22,6 +22,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/mco-org/mco/pkg/controllers/clusterstatus"
+	"github.com/mco-org/mco/pkg/controllers/endpointslicecollect"
 	"github.com/mco-org/mco/pkg/controllers/execution"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/controllers/workstatus"
@@ -203,7 +204,8 @@ func (a *Agent) session(ctx context.Context) error {
 		return err
 	}
 	runners := map[string]shared.Runner{}
-	for name, init := range map[string]shared.InitFunc{"execution": execution.New, "workStatus": workstatus.New, "clusterStatus": clusterstatus.New} {
+	for name, init := range map[string]shared.InitFunc{"execution": execution.New, "workStatus": workstatus.New, "clusterStatus": clusterstatus.New,
+		"endpointSliceCollect": endpointslicecollect.New(a.cfg.Identity.Name)} {
 		if runners[name], err = init(ctx, c); err != nil {
 			return fmt.Errorf("controller %s: %w", name, err)
 		}

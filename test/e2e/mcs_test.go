@@ -136,9 +136,7 @@ func waitDispatched(t *testing.T, ns, provider, consumer string, replicas int) {
 // TestMultiClusterServiceCrossCluster: the backend runs in member2; a
 // MultiClusterService makes member1 (a consumer) hold member2's endpoints
 // on its own backend Service, following the pods as they scale, and takes
-// them back when it goes. member2 never gets its own endpoints back. (Both
-// are Push members: collecting from a Pull member through its agent is
-// being built.)
+// them back when it goes. member2 never gets its own endpoints back.
 func TestMultiClusterServiceCrossCluster(t *testing.T) {
 	framework.Parallel(t)
 	ns := namespace(t, "e2e-mcs")
@@ -204,6 +202,30 @@ func mcsOwnsTheService(t *testing.T, ns string) {
 	if after := rb(); after != before {
 		t.Errorf("the Service's binding changed from %q to %q: the policy and the MultiClusterService fight", before, after)
 	}
+}
+
+// TestMultiClusterServicePullMember: member3, a Pull member, takes part
+// both ways. As a provider, its agent reports its slices by Works in its
+// own execution space, and member1 holds its endpoints; as a consumer, its
+// agent applies member2's slices on its own backend Service.
+func TestMultiClusterServicePullMember(t *testing.T) {
+	framework.Parallel(t)
+	from, to := namespace(t, "e2e-mcs-pull-from"), namespace(t, "e2e-mcs-pull-to")
+	kubectl(t, mcsBackendYAML(from, "member3", "member1", 2), "apply", "-f", "-")
+	kubectl(t, mcsBackendYAML(to, "member2", "member3", 2), "apply", "-f", "-")
+	waitDispatched(t, from, "member3", "member1", 2)
+	waitDispatched(t, to, "member2", "member3", 2)
+	reported := kubectl(t, "", "get", "works.work.karmada.io", "-n", "karmada-es-member3", "-l", "endpointslice.karmada.io/name=backend,endpointslice.karmada.io/namespace="+from,
+		"-o", `jsonpath={.items[*].metadata.labels.endpointslice\.karmada\.io/managed-by}`)
+	if reported != "MultiClusterService" {
+		t.Errorf("member3's agent reports its slices by Works managed by %q", reported)
+	}
+	kubectl(t, "", "-n", from, "delete", "mcs", "backend")
+	eventually(t, time.Minute, "member3's reports and member1's endpoints withdrawn", func(ctx context.Context) (bool, string) {
+		_, names := dispatchedAddresses(ctx, t, "member1", from, "backend")
+		left, _ := kubectlErr("", "get", "works.work.karmada.io", "-n", "karmada-es-member3", "-l", "endpointslice.karmada.io/namespace="+from, "-o", "name")
+		return len(names) == 0 && left == "", fmt.Sprintf("member1 %v; reports left %q", names, left)
+	})
 }
 
 // mcsProviderOutage (TestMember2Outage): while member2, a provider, is

@@ -2,7 +2,8 @@
 // identities, as Kubernetes' NodeRestriction is for kubelets: RBAC gives
 // every agent the same kind of rights, and cannot tie a create to a name,
 // so this rule refuses an agent creating, changing or deleting any Cluster,
-// Lease or Work that is not its own cluster's.
+// Lease or Work that is not its own cluster's, and creating or deleting
+// any Work but those reporting its member's EndpointSlices.
 package agentrestriction
 
 import (
@@ -15,6 +16,8 @@ import (
 
 	"github.com/mco-org/mco/pkg/agent/access"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/mcs"
 	"github.com/mco-org/mco/pkg/names"
 )
 
@@ -72,6 +75,34 @@ func refusal(cluster string, a admission.Attributes) string {
 	case works:
 		if a.GetNamespace() != names.ExecutionSpace(cluster) {
 			return fmt.Sprintf("may not %s works in namespace %s", verb(a), a.GetNamespace())
+		}
+		if a.GetSubresource() == "" {
+			return workChange(a)
+		}
+	}
+	return ""
+}
+
+// workChange checks a Work an agent writes in its own namespace: it
+// creates and deletes only the Works that report its member's
+// EndpointSlices (never dispatched, EndpointSlices only), and does not
+// turn one kind of Work into the other.
+func workChange(a admission.Attributes) string {
+	w, _ := a.GetObject().(*workv1alpha1.Work)
+	old, _ := a.GetOldObject().(*workv1alpha1.Work)
+	collected := func(w *workv1alpha1.Work) bool { return w != nil && mcs.IsCollected(w) }
+	switch a.GetOperation() {
+	case admission.Create:
+		if !collected(w) {
+			return "may create only the Works that report its member's EndpointSlices (suspended, labelled " + mcs.CollectedManagedByLabel + ", EndpointSlices only)"
+		}
+	case admission.Delete:
+		if !collected(old) {
+			return fmt.Sprintf("may delete only the Works that report its member's EndpointSlices, not %s", a.GetName())
+		}
+	case admission.Update:
+		if old != nil && w != nil && collected(old) != collected(w) {
+			return "may not turn a Work that reports EndpointSlices into another or back"
 		}
 	}
 	return ""

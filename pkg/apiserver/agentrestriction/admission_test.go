@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -12,12 +13,29 @@ import (
 	"k8s.io/apiserver/pkg/authentication/user"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/mcs"
 )
 
 const agent3 = "system:serviceaccount:karmada-cluster:mco-agent-member3"
 
 func cluster(name string, mode clusterv1alpha1.ClusterSyncMode, id string) *clusterv1alpha1.Cluster {
 	return &clusterv1alpha1.Cluster{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: clusterv1alpha1.ClusterSpec{SyncMode: mode, ID: id}}
+}
+
+func collectedWork(t *testing.T) *workv1alpha1.Work {
+	w, err := mcs.CollectedWork("member3", &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "backend-x",
+		Labels: map[string]string{discoveryv1.LabelServiceName: "backend"}}}, []string{mcs.ByMCS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// applied is w dispatched: no longer a report.
+func applied(w *workv1alpha1.Work) *workv1alpha1.Work {
+	w.Spec.SuspendDispatching = nil
+	return w
 }
 
 func TestValidate(t *testing.T) {
@@ -67,6 +85,16 @@ func TestValidate(t *testing.T) {
 		{name: "an agent updates its own works", user: agent3, gvr: workGVR, namespace: "karmada-es-member3", objName: "web", op: admission.Update},
 		{name: "an agent may not touch another cluster's works", user: agent3, gvr: workGVR, namespace: "karmada-es-member1", objName: "web", op: admission.Update,
 			wantErr: "may not change works in namespace karmada-es-member1"},
+		{name: "an agent reports a slice of its member", user: agent3, gvr: workGVR, namespace: "karmada-es-member3", objName: "backend-x", op: admission.Create,
+			obj: collectedWork(t)},
+		{name: "an agent deletes a slice it reported", user: agent3, gvr: workGVR, namespace: "karmada-es-member3", objName: "backend-x", op: admission.Delete,
+			old: collectedWork(t)},
+		{name: "an agent may not create a Work to apply", user: agent3, gvr: workGVR, namespace: "karmada-es-member3", objName: "web", op: admission.Create,
+			obj: applied(collectedWork(t)), wantErr: "may create only the Works that report its member's EndpointSlices"},
+		{name: "an agent may not delete a Work mco gave it", user: agent3, gvr: workGVR, namespace: "karmada-es-member3", objName: "web", op: admission.Delete,
+			old: applied(collectedWork(t)), wantErr: "may delete only the Works that report"},
+		{name: "an agent may not turn a reported slice into a Work to apply", user: agent3, gvr: workGVR, namespace: "karmada-es-member3", objName: "backend-x", op: admission.Update,
+			obj: applied(collectedWork(t)), old: collectedWork(t), wantErr: "may not turn"},
 		{name: "other users are not this rule's", user: "system:serviceaccount:karmada-cluster:mco-bootstrap", gvr: clusterGVR, objName: "member1", op: admission.Delete},
 		{name: "a service account elsewhere with the prefix is no agent", user: "system:serviceaccount:default:mco-agent-member3", gvr: clusterGVR, objName: "member1", op: admission.Delete},
 	}

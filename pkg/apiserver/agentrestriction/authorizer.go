@@ -21,7 +21,9 @@ type Authorizer struct{}
 var _ authorizer.Authorizer = Authorizer{}
 
 var (
-	workVerbs   = []string{"get", "list", "watch", "update", "patch"}
+	// create and delete only for the slices the agent collects: the
+	// admission rule refuses any other Work.
+	workVerbs   = []string{"get", "list", "watch", "update", "patch", "create", "delete"}
 	statusVerbs = []string{"get", "update", "patch"}
 )
 

@@ -20,8 +20,11 @@ func TestAuthorizer(t *testing.T) {
 		{"an agent watches its own works", agent3, "work.karmada.io", "works", "", "karmada-es-member3", "watch", authorizer.DecisionAllow},
 		{"an agent updates its own works", agent3, "work.karmada.io", "works", "", "karmada-es-member3", "update", authorizer.DecisionAllow},
 		{"an agent writes its own works' status", agent3, "work.karmada.io", "works", "status", "karmada-es-member3", "patch", authorizer.DecisionAllow},
-		{"an agent may not create works", agent3, "work.karmada.io", "works", "", "karmada-es-member3", "create", authorizer.DecisionNoOpinion},
-		{"an agent may not delete works", agent3, "work.karmada.io", "works", "", "karmada-es-member3", "delete", authorizer.DecisionNoOpinion},
+		// Only the Works reporting its slices: the admission rule refuses others.
+		{"an agent creates works in its namespace", agent3, "work.karmada.io", "works", "", "karmada-es-member3", "create", authorizer.DecisionAllow},
+		{"an agent deletes works in its namespace", agent3, "work.karmada.io", "works", "", "karmada-es-member3", "delete", authorizer.DecisionAllow},
+		{"an agent may not delete works elsewhere", agent3, "work.karmada.io", "works", "", "karmada-es-member1", "delete", authorizer.DecisionNoOpinion},
+		{"an agent may not delete collections of works", agent3, "work.karmada.io", "works", "", "karmada-es-member3", "deletecollection", authorizer.DecisionNoOpinion},
 		{"another cluster's works are RBAC's to decide", agent3, "work.karmada.io", "works", "", "karmada-es-member1", "list", authorizer.DecisionNoOpinion},
 		{"works across namespaces are RBAC's to decide", agent3, "work.karmada.io", "works", "", "", "list", authorizer.DecisionNoOpinion},
 		{"other kinds are RBAC's to decide", agent3, "apps", "deployments", "", "karmada-es-member3", "list", authorizer.DecisionNoOpinion},

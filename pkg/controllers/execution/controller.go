@@ -32,6 +32,7 @@ import (
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/interpreter"
+	"github.com/mco-org/mco/pkg/mcs"
 	"github.com/mco-org/mco/pkg/member"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/names"
@@ -193,6 +194,9 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if mcs.NotForMember(cached) {
+		return nil // data between mco and an agent, never applied
 	}
 	w := cached.DeepCopy()
 	if !e.members.Reaches(cluster) {

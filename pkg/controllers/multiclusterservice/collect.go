@@ -8,13 +8,24 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/mco-org/mco/pkg/mcs"
+	"github.com/mco-org/mco/pkg/names"
 )
 
 // providerSlices returns a provider's own slices of Service k (none that
-// mco or Karmada put there), read from the member's EndpointSlice
-// informer (one per member, never a LIST per Service). synced is false
-// while that informer fills.
+// mco or Karmada put there): for a Push member, read from its
+// EndpointSlice informer (one per member, never a LIST per Service); for
+// a Pull member, from the Works its agent reports them by. synced is false
+// while the informer fills.
 func (m *Controller) providerSlices(provider string, k key) (out []*discoveryv1.EndpointSlice, synced bool, err error) {
+	if !m.members.Reaches(provider) {
+		reported, err := m.works.Works(names.ExecutionSpace(provider)).List(labels.SelectorFromSet(labels.Set{
+			mcs.CollectedNamespaceLabel: k.Namespace, mcs.CollectedNameLabel: k.Name}))
+		if err != nil {
+			return nil, false, err
+		}
+		out, err := mcs.CollectedSlices(reported)
+		return out, true, err
+	}
 	clients, err := m.members.Get(provider)
 	if err != nil {
 		return nil, false, fmt.Errorf("clients of cluster %s: %w", provider, err)

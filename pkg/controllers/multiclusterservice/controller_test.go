@@ -28,7 +28,7 @@ func TestCondition(t *testing.T) {
 		status         metav1.ConditionStatus
 		reason, inText string
 	}{
-		{"Dispatched.", cross, outcome{providers: 1, consumers: []string{"member1"}, slices: 2}, metav1.ConditionTrue,
+		{"Dispatched.", cross, outcome{providers: []string{"member2"}, consumers: []string{"member1"}, slices: 2}, metav1.ConditionTrue,
 			"EndpointSliceDispatchedSucceed", "2 EndpointSlice(s) of 1 provider(s) dispatched to consumer(s) member1"},
 		{"A cluster not joined, a provider not ready.", cross, outcome{problems: []string{"provider member2 is not ready: its endpoints are withdrawn", "cluster(s) member9 have not joined"}},
 			metav1.ConditionFalse, "EndpointSliceDispatchedFailed", "cluster(s) member9 have not joined; provider member2 is not ready"},

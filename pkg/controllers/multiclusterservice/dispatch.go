@@ -176,15 +176,17 @@ func sliceWork(p path, k key, consumer string, s *discoveryv1.EndpointSlice) (*w
 	}, nil
 }
 
-// workService is the Service of a Work that carries its slices.
+// workService is the Service of a Work that carries its slices (to a
+// consumer, or from a Pull provider's agent) or asks an agent for them.
 func workService(obj any) (key, bool) {
 	w, ok := obj.(*workv1alpha1.Work)
 	if !ok {
 		return key{}, false
 	}
-	for _, p := range []path{viaMCS, viaImport} {
-		if w.Labels[p.nameLabel] != "" {
-			return key{w.Labels[p.nsLabel], w.Labels[p.nameLabel]}, true
+	for _, l := range [][2]string{{NamespaceLabel, NameLabel}, {ImportNamespaceLabel, ImportNameLabel},
+		{mcs.CollectedNamespaceLabel, mcs.CollectedNameLabel}, {mcs.ProviderNamespaceLabel, mcs.ProviderNameLabel}} {
+		if w.Labels[l[1]] != "" {
+			return key{w.Labels[l[0]], w.Labels[l[1]]}, true
 		}
 	}
 	return key{}, false

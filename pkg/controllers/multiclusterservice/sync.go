@@ -22,7 +22,7 @@ import (
 type outcome struct {
 	// problems say why some endpoints are not dispatched.
 	problems  []string
-	providers int
+	providers []string
 	consumers []string
 	slices    int
 }
@@ -70,6 +70,9 @@ func (m *Controller) syncMCS(ctx context.Context, k key) error {
 	if err := m.reconcileWorks(ctx, viaMCS, k, desired, out.consumers); err != nil {
 		return err
 	}
+	if err := m.reconcileProviderWorks(ctx, k, svc, out.providers); err != nil {
+		return err
+	}
 	if svc == nil || svc.DeletionTimestamp != nil {
 		return nil
 	}
@@ -85,7 +88,7 @@ func (m *Controller) collect(svc *networkingv1alpha1.MultiClusterService, desire
 		return false, err
 	}
 	providers, consumers, unknown := mcs.Clusters(&svc.Spec, joined)
-	out.consumers, out.providers = consumers, len(providers)
+	out.consumers, out.providers = consumers, providers
 	if len(unknown) > 0 {
 		out.problems = append(out.problems, fmt.Sprintf("cluster(s) %s have not joined", strings.Join(unknown, ", ")))
 	}
@@ -134,9 +137,6 @@ func (m *Controller) gather(k key, providers []string, byName map[string]*cluste
 			// until it is ready again.
 			problems = append(problems, fmt.Sprintf("provider %s is not ready: its endpoints are withdrawn", p))
 			continue
-		case !m.members.Reaches(p):
-			problems = append(problems, fmt.Sprintf("provider %s is a Pull member: collecting its endpoints through its agent is being built", p))
-			continue
 		}
 		slices, synced, err := m.providerSlices(p, k)
 		switch {
@@ -167,7 +167,7 @@ func condition(svc *networkingv1alpha1.MultiClusterService, out *outcome) metav1
 		c.Message = strings.Join(out.problems, "; ")
 	default:
 		c.Status, c.Reason = metav1.ConditionTrue, networkingv1alpha1.ConditionEndpointSliceDispatched+"Succeed"
-		c.Message = fmt.Sprintf("%d EndpointSlice(s) of %d provider(s) dispatched to consumer(s) %s", out.slices, out.providers, strings.Join(out.consumers, ", "))
+		c.Message = fmt.Sprintf("%d EndpointSlice(s) of %d provider(s) dispatched to consumer(s) %s", out.slices, len(out.providers), strings.Join(out.consumers, ", "))
 	}
 	return c
 }
