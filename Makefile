@@ -48,7 +48,7 @@ kubectl:
 run: build kubectl
 	hack/run.sh
 
-.PHONY: local-up local-up-ha local-up-aggregated local-down member-bins test-e2e test-e2e-repeat bench-crds
+.PHONY: bench-mcs local-up local-up-ha local-up-aggregated local-down member-bins test-e2e test-e2e-repeat bench-crds
 
 ## local-up: mco plus three real member clusters, joined; returns when ready (PULL_MEMBERS=member3: member3 in Pull mode, served by mco-agent)
 local-up:
@@ -126,6 +126,10 @@ bench-addons:
 ## bench-rollout: 1000 ConfigMaps staged by one RolloutPolicy on three bare members: mco-controller-manager's CPU, queue adds and writes at rest and while one of them rolls out (not part of test; BENCH_ARGS: -configmaps N -rest D -active D)
 bench-rollout:
 	hack/bench-rollout.sh $(BENCH_ARGS)
+
+## bench-mcs: a Service with 1,000 endpoints in 3 providers dispatched by a MultiClusterService to 3 consumers (bare members): writes to mco and to the consumers per endpoint change, and the time until every consumer holds it (not part of test; BENCH_ARGS: -endpoints N -providers N -consumers N -changes N)
+bench-mcs:
+	hack/bench-mcs.sh $(BENCH_ARGS)
 
 ## bench-scale: 10 bare members, 10,000 Deployments divided over 3 of them by a spread constraint and 1,000 ConfigMaps duplicated to all, then their namespace deleted: times, peak RSS, writes and CPU per object (not part of test; BENCH_ARGS: -deployments N -configmaps N -members N)
 bench-scale:
