@@ -2,6 +2,7 @@ package mcs
 
 import (
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -50,13 +51,33 @@ func DerivedService(imp *unstructured.Unstructured) (svc *corev1.Service, ok boo
 		return nil, false, nil
 	}
 	svc = &corev1.Service{
-		ObjectMeta: metav1.ObjectMeta{Namespace: imp.GetNamespace(), Name: DerivedPrefix + imp.GetName()},
-		Spec:       corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP},
+		ObjectMeta: metav1.ObjectMeta{Namespace: imp.GetNamespace(), Name: DerivedPrefix + imp.GetName(),
+			OwnerReferences: []metav1.OwnerReference{ImportOwner(imp)}},
+		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP},
 	}
 	for _, p := range spec.Ports {
 		svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{Name: p.Name, Protocol: p.Protocol, AppProtocol: p.AppProtocol, Port: p.Port})
 	}
 	return svc, true, nil
+}
+
+// ImportOwner is the owner reference of a ServiceImport's derived Service,
+// by which mco knows the Service is its own to delete (a Service named
+// derived-<name> that a user made is left alone). Owner references are
+// not propagated to members.
+func ImportOwner(imp *unstructured.Unstructured) metav1.OwnerReference {
+	return metav1.OwnerReference{APIVersion: imp.GetAPIVersion(), Kind: imp.GetKind(), Name: imp.GetName(), UID: imp.GetUID()}
+}
+
+// DerivedBy tells whether a derived Service is the one the ServiceImport
+// name derived.
+func DerivedBy(svc metav1.Object, name string) bool {
+	for _, o := range svc.GetOwnerReferences() {
+		if o.Kind == ServiceImportGK.Kind && o.Name == name && strings.HasPrefix(o.APIVersion, ServiceImportGK.Group+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // ImportClusters is a ServiceImport's status.clusters: the clusters whose

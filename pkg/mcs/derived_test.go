@@ -44,6 +44,9 @@ func TestDerivedService(t *testing.T) {
 			if !ok {
 				return
 			}
+			if !DerivedBy(svc, "backend") || DerivedBy(svc, "other") {
+				t.Errorf("owner references %+v", svc.OwnerReferences)
+			}
 			if svc.Name != "derived-backend" || svc.Namespace != "shop" || svc.Spec.Type != corev1.ServiceTypeClusterIP || svc.Spec.Selector != nil {
 				t.Errorf("derived Service %+v", svc)
 			}

@@ -137,7 +137,7 @@ var proofsOther = map[string]string{
 	"networking.karmada.io/MultiClusterService.spec.consumerClusters.name":      "test: test/e2e/mcs_test.go#TestMultiClusterServiceCrossCluster | test: pkg/mcs/mcs_test.go#TestClusters",
 	"networking.karmada.io/MultiClusterService.spec.ports":                      "test: pkg/mcs/mcs_test.go#TestDispatched | test: pkg/apis/networking/validation/validation_test.go#TestValidateMultiClusterService",
 	"networking.karmada.io/MultiClusterService.spec.ports.name":                 "test: pkg/mcs/mcs_test.go#TestDispatched | test: pkg/apis/networking/validation/validation_test.go#TestValidateMultiClusterService",
-	"networking.karmada.io/MultiClusterService.spec.ports.port":                 "test: pkg/apis/networking/validation/validation_test.go#TestValidateMultiClusterService | readme: with only the `ports` named when the MultiClusterService lists some",
+	"networking.karmada.io/MultiClusterService.spec.ports.port":                 "test: pkg/apis/networking/validation/validation_test.go#TestValidateMultiClusterService | readme: a listed `port` number is validated, not matched",
 	"networking.karmada.io/MultiClusterService.spec.providerClusters":           "test: test/e2e/mcs_test.go#TestMultiClusterServiceCrossCluster | test: pkg/mcs/mcs_test.go#TestClusters",
 	"networking.karmada.io/MultiClusterService.spec.providerClusters.name":      "test: test/e2e/mcs_test.go#TestMultiClusterServiceCrossCluster | test: pkg/mcs/mcs_test.go#TestClusters",
 	"networking.karmada.io/MultiClusterService.spec.range":                      "test: pkg/mcs/mcs_test.go#TestClusters",

@@ -3,14 +3,11 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
-	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/mco-org/mco/pkg/mcs"
 	"github.com/mco-org/mco/test/e2e/framework"
@@ -76,21 +73,7 @@ spec:
 // importedAddresses lists, sorted, the ready addresses of the slices
 // attached to derived-backend in cluster, and the slices' names.
 func importedAddresses(ctx context.Context, t *testing.T, cluster, ns string) (addrs, names []string) {
-	list, err := memberClient(t, cluster).DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{LabelSelector: labels.Set{
-		discoveryv1.LabelServiceName: mcs.DerivedPrefix + "backend", discoveryv1.LabelManagedBy: mcs.ManagedByImport}.String()})
-	if err != nil {
-		return nil, []string{err.Error()}
-	}
-	for _, s := range list.Items {
-		names = append(names, s.Name)
-		for _, e := range s.Endpoints {
-			if e.Conditions.Ready == nil || *e.Conditions.Ready {
-				addrs = append(addrs, e.Addresses...)
-			}
-		}
-	}
-	sort.Strings(addrs)
-	return addrs, names
+	return sliceAddresses(ctx, t, cluster, ns, mcs.DerivedPrefix+"backend", mcs.ManagedByImport)
 }
 
 // waitImported waits until consumer's derived-backend holds exactly the

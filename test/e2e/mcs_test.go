@@ -17,11 +17,18 @@ import (
 	"github.com/mco-org/mco/test/e2e/framework"
 )
 
-// dispatchedAddresses lists, sorted, the ready addresses of the slices mco
-// dispatched for service into cluster, and the slices' names.
+// dispatchedAddresses lists, sorted, the ready addresses of the slices a
+// MultiClusterService dispatched for service into cluster, and the slices'
+// names.
 func dispatchedAddresses(ctx context.Context, t *testing.T, cluster, ns, service string) (addrs, names []string) {
+	return sliceAddresses(ctx, t, cluster, ns, service, mcs.ManagedByDispatch)
+}
+
+// sliceAddresses lists, sorted, the ready addresses of the slices attached
+// to service in cluster that managedBy manages, and the slices' names.
+func sliceAddresses(ctx context.Context, t *testing.T, cluster, ns, service, managedBy string) (addrs, names []string) {
 	list, err := memberClient(t, cluster).DiscoveryV1().EndpointSlices(ns).List(ctx, metav1.ListOptions{LabelSelector: labels.Set{
-		discoveryv1.LabelServiceName: service, discoveryv1.LabelManagedBy: mcs.ManagedByDispatch}.String()})
+		discoveryv1.LabelServiceName: service, discoveryv1.LabelManagedBy: managedBy}.String()})
 	if err != nil {
 		return nil, []string{err.Error()}
 	}

@@ -3,6 +3,7 @@ package multiclusterservice
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -19,14 +20,15 @@ import (
 
 // syncDerived keeps the Service a ClusterSetIP ServiceImport derives on
 // mco (propagated with the import, whose policies get propagateDeps), and
-// the import's status.clusters; the Service goes with the import.
+// the import's status.clusters; the Service goes with the import (a
+// derived-<name> Service no import derived stays).
 func (m *Controller) syncDerived(ctx context.Context, k key, exporters []string) error {
 	imp, kind, err := m.mcsTemplate(mcs.ServiceImportGK, k)
 	if err != nil && !apierrors.IsNotFound(err) {
 		return nil // the MCS API is not served: nothing is imported
 	}
 	if err != nil {
-		if _, gone := m.templates.Get(template.Key{GVK: serviceGVK, Namespace: k.Namespace, Name: mcs.DerivedPrefix + k.Name}); gone == nil {
+		if svc, gone := m.templates.Get(template.Key{GVK: serviceGVK, Namespace: k.Namespace, Name: mcs.DerivedPrefix + k.Name}); gone == nil && mcs.DerivedBy(svc, k.Name) {
 			err := m.kube.CoreV1().Services(k.Namespace).Delete(ctx, mcs.DerivedPrefix+k.Name, metav1.DeleteOptions{})
 			if err != nil && !apierrors.IsNotFound(err) {
 				return fmt.Errorf("delete Service %s/%s%s: %w", k.Namespace, mcs.DerivedPrefix, k.Name, err)
@@ -66,8 +68,12 @@ func (m *Controller) ensureDerived(ctx context.Context, want *corev1.Service) (w
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(cached.Object, &have); err != nil {
 		return false, fmt.Errorf("decode Service %s/%s: %w", want.Namespace, want.Name, err)
 	}
-	if have.Spec.Type == want.Spec.Type && have.Spec.Selector == nil && samePorts(have.Spec.Ports, want.Spec.Ports) {
+	owned := slices.ContainsFunc(have.OwnerReferences, func(o metav1.OwnerReference) bool { return o.UID == want.OwnerReferences[0].UID })
+	if owned && have.Spec.Type == want.Spec.Type && have.Spec.Selector == nil && samePorts(have.Spec.Ports, want.Spec.Ports) {
 		return false, nil
+	}
+	if !owned {
+		have.OwnerReferences = append(have.OwnerReferences, want.OwnerReferences...)
 	}
 	have.Spec.Type, have.Spec.Selector, have.Spec.Ports = want.Spec.Type, nil, want.Spec.Ports
 	if _, err := client.Update(ctx, &have, metav1.UpdateOptions{}); err != nil {

@@ -131,7 +131,14 @@ func (m *Controller) reconcileWorks(ctx context.Context, p path, k key, desired 
 			want[w.Namespace+"/"+w.Name] = w
 		}
 	}
-	existing, err := m.works.List(labels.SelectorFromSet(labels.Set{p.nsLabel: k.Namespace, p.nameLabel: k.Name}))
+	return m.keepWorks(ctx, labels.Set{p.nsLabel: k.Namespace, p.nameLabel: k.Name}, want)
+}
+
+// keepWorks makes the Works labelled set the wanted ones (by
+// "<namespace>/<name>"): those not wanted are deleted, the others created
+// or brought up to date, in order of name.
+func (m *Controller) keepWorks(ctx context.Context, set labels.Set, want map[string]*workv1alpha1.Work) error {
+	existing, err := m.works.List(labels.SelectorFromSet(set))
 	if err != nil {
 		return err
 	}

@@ -2,10 +2,7 @@ package multiclusterservice
 
 import (
 	"context"
-	"fmt"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
 	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
@@ -29,22 +26,5 @@ func (m *Controller) reconcileProviderWorks(ctx context.Context, k key, svc *net
 		}
 		want[w.Namespace+"/"+w.Name] = w
 	}
-	existing, err := m.works.List(labels.SelectorFromSet(labels.Set{mcs.ProviderNamespaceLabel: k.Namespace, mcs.ProviderNameLabel: k.Name}))
-	if err != nil {
-		return err
-	}
-	for _, w := range existing {
-		if _, ok := want[w.Namespace+"/"+w.Name]; ok || w.DeletionTimestamp != nil {
-			continue
-		}
-		if err := m.mco.WorkV1alpha1().Works(w.Namespace).Delete(ctx, w.Name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("delete work %s/%s: %w", w.Namespace, w.Name, err)
-		}
-	}
-	for _, w := range want {
-		if _, err := m.writer.Ensure(ctx, w); err != nil {
-			return err
-		}
-	}
-	return nil
+	return m.keepWorks(ctx, labels.Set{mcs.ProviderNamespaceLabel: k.Namespace, mcs.ProviderNameLabel: k.Name}, want)
 }
