@@ -8,15 +8,38 @@
 # already has them.
 #
 #   hack/build-tools.sh [tool ...]      (default: every tool)
+#
+# KUBE_VERSION=v1.34.4 hack/build-tools.sh kube-apiserver kube-controller-manager kube-scheduler
+# builds a member of another Kubernetes version (MEMBER_VERSIONS of make
+# local-up) from that version's own modules, hack/tools/kube/v<major>.<minor>/go.mod,
+# which must pin exactly that k8s.io/kubernetes version, into its own cache
+# folder, linked into _output/bin/kube-<version>/. Only those three tools
+# have other versions: etcd, kwok and kubectl are shared.
 set -o errexit -o nounset -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-KUBE_VERSION=${KUBE_VERSION:-v1.37.2}
+OWN_KUBE_VERSION=v1.37.2
+KUBE_VERSION=${KUBE_VERSION:-${OWN_KUBE_VERSION}}
 CACHE_ROOT=${MCO_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME}/.cache}/mco}/bin
 CACHE=${CACHE_ROOT}/${KUBE_VERSION}
 BIN=${ROOT}/_output/bin
+MODULE=${ROOT}/hack/tools
 # shellcheck source=hack/build-env.sh
 source "${ROOT}/hack/build-env.sh"
+if [ "${KUBE_VERSION}" != "${OWN_KUBE_VERSION}" ]; then
+  MODULE=${ROOT}/hack/tools/kube/${KUBE_VERSION%.*}
+  BIN=${ROOT}/_output/bin/kube-${KUBE_VERSION}
+  [ -f "${MODULE}/go.mod" ] || { echo "no module for Kubernetes ${KUBE_VERSION}: add ${MODULE#"${ROOT}"/}/go.mod pinning k8s.io/kubernetes ${KUBE_VERSION}" >&2; exit 1; }
+  pinned=$(cd "${MODULE}" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
+  [ "${pinned}" = "${KUBE_VERSION}" ] || { echo "${MODULE#"${ROOT}"/}/go.mod pins k8s.io/kubernetes ${pinned}, not ${KUBE_VERSION}" >&2; exit 1; }
+  for t in "$@"; do
+    case "$t" in
+      kube-apiserver|kube-controller-manager|kube-scheduler) ;;
+      *) echo "only kube-apiserver, kube-controller-manager and kube-scheduler have other versions, not $t" >&2; exit 1 ;;
+    esac
+  done
+  [ $# -gt 0 ] || set -- kube-apiserver kube-controller-manager kube-scheduler
+fi
 mkdir -p "${CACHE}" "${BIN}"
 
 declare -A PKGS=(
@@ -70,7 +93,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   # One go build for all, so that shared packages compile once; the same
   # flags and, for the modules both use, the same versions as mco's own
   # build (hack/verify-tool-versions.sh), so that the build cache serves both.
-  (cd "${ROOT}/hack/tools" && go build -ldflags "${ldflags}" -o "${tmp}/" "${pkgs[@]}")
+  (cd "${MODULE}" && go build -ldflags "${ldflags}" -o "${tmp}/" "${pkgs[@]}")
   for t in "${missing[@]}"; do mv "${tmp}/${t}" "${CACHE}/${t}"; done
 fi
 

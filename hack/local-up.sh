@@ -11,6 +11,9 @@
 #
 # PULL_MEMBERS=member3 (comma-separated) registers those members in Pull
 # mode: a local mco-agent serves each, and mco never dials it.
+# MEMBER_VERSIONS=member2=v1.34.4 (comma-separated) runs those members on
+# another Kubernetes version, built once from its own modules
+# (hack/tools/kube/<minor>/go.mod); the others stay on mco's own.
 set -o errexit -o nounset -o pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,7 +22,17 @@ cd "${ROOT}"
 source hack/build-env.sh
 DIR=${MCO_LOCAL_UP_DIR:-${ROOT}/_output/local-up}
 PULL_MEMBERS=${PULL_MEMBERS:-}
+MEMBER_VERSIONS=${MEMBER_VERSIONS:-}
 verb=${1:-up}
+
+# member_versions builds the binaries of each other Kubernetes version that
+# MEMBER_VERSIONS names (e.g. member2=v1.34.4), once, from its own modules.
+member_versions() {
+  local pair
+  for pair in ${MEMBER_VERSIONS//,/ }; do
+    KUBE_VERSION=${pair#*=} hack/build-tools.sh kube-apiserver kube-controller-manager kube-scheduler
+  done
+}
 
 localup() {
   go build -o "${ROOT}/_output/bin/mco-localup" ./hack/localup
@@ -30,7 +43,8 @@ case "${verb}" in
   up)
     hack/build.sh "${ROOT}/_output/bin"
     hack/build-member-binaries.sh
-    localup --pull "${PULL_MEMBERS}" up
+    member_versions
+    localup --pull "${PULL_MEMBERS}" --versions "${MEMBER_VERSIONS}" up
     ;;
   up-ha)
     hack/build.sh "${ROOT}/_output/bin"

@@ -17,6 +17,12 @@ hack/build.sh "${ROOT}/_output/bin"
 go build -o "${ROOT}/_output/bin/mco-localup" ./hack/localup
 go build -o "${ROOT}/_output/bin/mco-testreport" ./hack/testreport
 hack/build-member-binaries.sh
+# Members of other Kubernetes versions in the e2e suite (its default:
+# test/e2e/framework MemberVersions; MCO_E2E_MEMBER_VERSIONS overrides).
+versions=${MCO_E2E_MEMBER_VERSIONS-$(sed -n 's/^const MemberVersions = "\(.*\)"$/\1/p' test/e2e/framework/framework.go)}
+for pair in ${versions//,/ }; do
+  KUBE_VERSION=${pair#*=} hack/build-tools.sh kube-apiserver kube-controller-manager kube-scheduler
+done
 # Helm checks the chart (lint, template, install into a member).
 hack/build-tools.sh helm
 # A real Prometheus scrapes mco-scheduler in the metrics test.

@@ -35,6 +35,7 @@ func run(ctx context.Context, args []string) error {
 	bin := fs.String("bin-dir", "_output/bin", "binaries")
 	ha := fs.Bool("ha", false, "up: a highly available control plane (3 etcd members, 2 mco-apiservers behind a load balancer, 2 of each component)")
 	pull := fs.String("pull", "", "up: comma-separated members registered in Pull mode, served by a local mco-agent (e.g. member3)")
+	versions := fs.String("versions", "", "up: members on other Kubernetes versions, comma-separated name=version (e.g. member2=v1.34.4); their binaries in BIN-DIR/kube-VERSION/")
 	aggregated := fs.Bool("aggregated", false, "up: mco-apiserver in aggregated mode behind a host cluster's kube-apiserver, which every client and component goes through")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -56,7 +57,7 @@ func run(ctx context.Context, args []string) error {
 	verb, rest := fs.Arg(0), fs.Args()[1:]
 	switch verb {
 	case "up":
-		return up(ctx, absDir, absBin, *ha, *aggregated, *pull)
+		return up(ctx, absDir, absBin, *ha, *aggregated, *pull, *versions)
 	case "lb":
 		return runLB(ctx, rest)
 	case "down":
@@ -86,7 +87,7 @@ func run(ctx context.Context, args []string) error {
 	return fmt.Errorf("unknown command %q", verb)
 }
 
-func up(ctx context.Context, dir, bin string, ha, aggregated bool, pull string) error {
+func up(ctx context.Context, dir, bin string, ha, aggregated bool, pull, versions string) error {
 	if env, err := localcluster.Load(dir); err == nil {
 		fmt.Println("stopping the previous environment first")
 		env.Down()
@@ -98,6 +99,9 @@ func up(ctx context.Context, dir, bin string, ha, aggregated bool, pull string) 
 	}
 	members, err := localcluster.WithPull(localcluster.DefaultMembers(), pull)
 	if err != nil {
+		return err
+	}
+	if members, err = localcluster.WithVersions(members, versions); err != nil {
 		return err
 	}
 	env, err := localcluster.Up(ctx, localcluster.Options{

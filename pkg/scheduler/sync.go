@@ -115,6 +115,14 @@ func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
 		s.recorder.Event(b.Object(), corev1.EventTypeNormal, events.ScheduleBindingSucceed, msg)
 		s.recorder.Event(b.TemplateRef(), corev1.EventTypeNormal, events.ScheduleBindingSucceed, msg)
 	}
+	if schedErr == nil && (out.clusters != nil || out.status != nil) {
+		// A fresh decision: say which selected clusters lack the API.
+		if left := apiLeftOut(b.Spec, res.AffinityName, clusters, res.Clusters); len(left) > 0 {
+			msg := apiLeftOutMessage(b.Spec, left)
+			s.recorder.Event(b.Object(), corev1.EventTypeWarning, ReasonAPIIncompatible, msg)
+			s.recorder.Event(b.TemplateRef(), corev1.EventTypeWarning, ReasonAPIIncompatible, msg)
+		}
+	}
 	if out.status != nil {
 		before := meta.FindStatusCondition(b.Status.Conditions, workv1alpha2.Scheduled)
 		*b.Status = *out.status

@@ -27,7 +27,7 @@ func TestClusterStatus(t *testing.T) {
 		}
 		for _, c := range list.Items {
 			s := c.Status
-			if !meta.IsStatusConditionTrue(s.Conditions, "Ready") || !strings.HasPrefix(s.KubernetesVersion, "v1.37") ||
+			if !meta.IsStatusConditionTrue(s.Conditions, "Ready") || s.KubernetesVersion != framework.MemberVersion(c.Name) ||
 				len(s.APIEnablements) == 0 || s.NodeSummary == nil || s.ResourceSummary == nil {
 				return false, fmt.Sprintf("%s: %+v", c.Name, s)
 			}
@@ -45,7 +45,7 @@ func TestClusterStatus(t *testing.T) {
 		t.Errorf("member3 allocatable cpu %s, want 24 (3 nodes x 8)", cpu)
 	}
 	out := kubectl(t, "", "get", "clusters")
-	if !strings.Contains(out, "v1.37") || !strings.Contains(out, "True") {
+	if !strings.Contains(out, framework.MemberVersion("member1")) || !strings.Contains(out, framework.MemberVersion("member2")) || !strings.Contains(out, "True") {
 		t.Errorf("kubectl get clusters:\n%s", out)
 	}
 }

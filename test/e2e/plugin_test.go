@@ -163,7 +163,7 @@ spec:
 	for _, n := range m.Spec.Nodes {
 		nodes += n.Count
 	}
-	ready := regexp.MustCompile(fmt.Sprintf(`^Cluster %s is Ready: Kubernetes v1\.37\.\d+, %d/%d nodes Ready$`, name, nodes, nodes))
+	ready := regexp.MustCompile(fmt.Sprintf(`^Cluster %s is Ready: Kubernetes %s, %d/%d nodes Ready$`, name, regexp.QuoteMeta(framework.MemberVersion(name)), nodes, nodes))
 	if last := lines[len(lines)-1]; !ready.MatchString(last) {
 		t.Errorf("join's last line %q does not match %s", last, ready)
 	}
@@ -191,8 +191,8 @@ spec:
 		t.Fatalf("get clusters printed %d rows, want 3:\n%s", len(rows), r.stdout)
 	}
 	for _, row := range rows {
-		if len(row) < 11 || row[3] != "True" || !strings.HasPrefix(row[1], "v1.37") {
-			t.Errorf("get clusters row %v: want READY True and version v1.37", row)
+		if len(row) < 11 || row[3] != "True" || row[1] != framework.MemberVersion(row[0]) {
+			t.Errorf("get clusters row %v: want READY True and version %s", row, framework.MemberVersion(row[0]))
 		}
 	}
 

@@ -99,6 +99,12 @@ func (p *APIEnablement) Filter(_ context.Context, state *framework.CycleState, s
 	return apiMissing
 }
 
+// ServesKind tells whether a cluster lists groupVersion/kind among the
+// APIs it serves.
+func ServesKind(cluster *clusterv1alpha1.Cluster, groupVersion, kind string) bool {
+	return servesKind(cluster.Status.APIEnablements, groupVersion, kind)
+}
+
 // servesKind tells whether groupVersion/kind appears in the enablements.
 func servesKind(enablements []clusterv1alpha1.APIEnablement, groupVersion, kind string) bool {
 	for i := range enablements {

@@ -28,6 +28,10 @@ type MemberSpec struct {
 	// APIServerArgs are extra flags of the member's kube-apiserver (the
 	// aggregation layer's, for one that hosts mco-apiserver).
 	APIServerArgs []string `json:"apiServerArgs,omitempty"`
+	// Version is the Kubernetes version of the member's kube-apiserver,
+	// kube-controller-manager and kube-scheduler, read from
+	// BinDir/kube-<version>/; empty: mco's own, from BinDir.
+	Version string `json:"version,omitempty"`
 	// Pull registers the member in Pull mode: mco-agent runs next to it
 	// (a local process) instead of mco reaching it.
 	Pull bool `json:"pull,omitempty"`
@@ -74,6 +78,15 @@ func (m *Member) Processes() []*Process {
 const kcmControllers = "*,-node-ipam-controller,-persistentvolume-binder-controller,-persistentvolume-attach-detach-controller," +
 	"-persistentvolume-expander-controller,-ephemeral-volume-controller"
 
+// memberBinary is the path of one of a member's Kubernetes binaries, of
+// its version (mco's own when version is empty).
+func memberBinary(binDir, version, name string) string {
+	if version == "" {
+		return filepath.Join(binDir, name)
+	}
+	return filepath.Join(binDir, "kube-"+version, name)
+}
+
 // startMember runs the member's processes and waits until its apiserver is
 // ready. Nodes are created by the caller once kwok runs. A bare member runs
 // its apiserver only.
@@ -93,7 +106,7 @@ func startMemberOnce(ctx context.Context, env *Env, spec MemberSpec, bare bool) 
 	if err := kubeconfig.Write(m.Kubeconfig, kubeconfig.Context{Name: spec.Name, Server: m.URL(), Files: env.PKI.Files}); err != nil {
 		return nil, err
 	}
-	bin := func(name string) string { return filepath.Join(env.BinDir, name) }
+	bin := func(name string) string { return memberBinary(env.BinDir, spec.Version, name) }
 	p := env.PKI
 	m.APIServer, err = startProcess("kube-apiserver", bin("kube-apiserver"), append([]string{
 		"--etcd-servers=" + env.EtcdURL,
@@ -150,7 +163,7 @@ func startMemberOnce(ctx context.Context, env *Env, spec MemberSpec, bare bool) 
 	if err != nil {
 		return m, err
 	}
-	m.Kwok, err = startProcess("kwok", bin("kwok"), []string{
+	m.Kwok, err = startProcess("kwok", filepath.Join(env.BinDir, "kwok"), []string{
 		"--kubeconfig=" + m.Kubeconfig,
 		"--config=" + env.KwokStages,
 		"--manage-all-nodes=false",

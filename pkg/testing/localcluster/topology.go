@@ -39,3 +39,26 @@ func WithPull(members []MemberSpec, pull string) ([]MemberSpec, error) {
 	}
 	return members, nil
 }
+
+// WithVersions runs members on other Kubernetes versions: versions is a
+// comma-separated list of name=version (e.g. "member2=v1.34.4"). Their
+// binaries are BinDir/kube-<version>/ (hack/build-tools.sh with
+// KUBE_VERSION builds them there).
+func WithVersions(members []MemberSpec, versions string) ([]MemberSpec, error) {
+	for _, pair := range strings.Split(versions, ",") {
+		pair = strings.TrimSpace(pair)
+		if pair == "" {
+			continue
+		}
+		name, version, ok := strings.Cut(pair, "=")
+		if !ok || !strings.HasPrefix(version, "v") {
+			return nil, fmt.Errorf("member version %q: want name=vX.Y.Z", pair)
+		}
+		i := slices.IndexFunc(members, func(m MemberSpec) bool { return m.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("no member %q to run on %s", name, version)
+		}
+		members[i].Version = version
+	}
+	return members, nil
+}

@@ -24,6 +24,26 @@ var Env *localcluster.Env
 // PullMember is the member the suite serves in Pull mode by default.
 const PullMember = "member3"
 
+// OwnKubeVersion is the Kubernetes version of mco's own member binaries.
+const OwnKubeVersion = "v1.37.2"
+
+// MemberVersion is the Kubernetes version member name runs in this suite.
+func MemberVersion(name string) string {
+	if Env != nil {
+		for _, m := range Env.Members {
+			if m.Spec.Name == name && m.Spec.Version != "" {
+				return m.Spec.Version
+			}
+		}
+	}
+	return OwnKubeVersion
+}
+
+// MemberVersions are the members the suite runs on another Kubernetes
+// version by default (MCO_E2E_MEMBER_VERSIONS overrides, "" for none),
+// as name=version pairs; hack/test-deps.sh builds their binaries.
+const MemberVersions = "member2=v1.34.4"
+
 // BinDir holds the binaries the suite runs, kubectl among them.
 var BinDir string
 
@@ -92,6 +112,23 @@ func Run(m *testing.M) int {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
+	}
+	versions, ok := os.LookupEnv("MCO_E2E_MEMBER_VERSIONS")
+	if !ok {
+		versions = MemberVersions
+	}
+	if members, err = localcluster.WithVersions(members, versions); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	for _, m := range members {
+		if m.Version == "" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(binDir, "kube-"+m.Version, "kube-apiserver")); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: %s runs Kubernetes %s, whose binaries are missing: run 'KUBE_VERSION=%s hack/build-tools.sh' (make test does)\n", m.Name, m.Version, m.Version)
+			return 1
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	start := time.Now()
