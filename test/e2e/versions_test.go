@@ -18,10 +18,10 @@ import (
 // only, and its binding says, naming member2 and the API, why member2 got
 // nothing.
 func TestOlderMemberLacksAnAPI(t *testing.T) {
+	framework.Parallel(t)
 	if framework.MemberVersion("member2") == framework.OwnKubeVersion {
 		t.Skip("member2 runs mco's own Kubernetes version (MCO_E2E_MEMBER_VERSIONS)")
 	}
-	framework.Parallel(t)
 	name := "e2e-older-member-" + strings.ToLower(fmt.Sprint(time.Now().UnixNano()%100000))
 	// Inert: no binding uses it, and it matches nothing that exists.
 	kubectl(t, `apiVersion: admissionregistration.k8s.io/v1
