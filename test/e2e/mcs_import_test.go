@@ -29,14 +29,7 @@ spec:
 // exportImportYAML is a backend run in provider, exported there, and
 // imported into consumer: Karmada's manifests for the export/import path.
 func exportImportYAML(ns, provider, consumer string, replicas int) string {
-	return deploymentYAML(ns, "backend", replicas, "10m") + `---
-apiVersion: v1
-kind: Service
-metadata: {name: backend, namespace: ` + ns + `}
-spec:
-  selector: {app: backend}
-  ports: [{name: http, port: 80, targetPort: 8080}]
----
+	return backendYAML(ns, replicas) + `---
 apiVersion: multicluster.x-k8s.io/v1alpha1
 kind: ServiceExport
 metadata: {name: backend, namespace: ` + ns + `}

@@ -79,6 +79,19 @@ func lastReady(ctx context.Context, t *testing.T, cluster, ns, app string) time.
 	return last
 }
 
+// backendYAML is the backend Deployment and its Service, which the tests of
+// services across clusters call from other clusters.
+func backendYAML(ns string, replicas int) string {
+	return deploymentYAML(ns, "backend", replicas, "10m") + `---
+apiVersion: v1
+kind: Service
+metadata: {name: backend, namespace: ` + ns + `}
+spec:
+  selector: {app: backend}
+  ports: [{name: http, port: 80, targetPort: 8080}]
+`
+}
+
 // mcsBackendYAML is a backend Deployment run in provider, its Service, and
 // a MultiClusterService from provider to consumer, which propagates the
 // Service to both; a policy also selects the Service for provider alone
@@ -89,14 +102,7 @@ func mcsBackendYAML(ns, provider, consumer string, replicas int) string {
     clusterTolerations:
     - {key: cluster.karmada.io/not-ready, operator: Exists, effect: NoExecute}
     - {key: cluster.karmada.io/unreachable, operator: Exists, effect: NoExecute}`
-	return deploymentYAML(ns, "backend", replicas, "10m") + `---
-apiVersion: v1
-kind: Service
-metadata: {name: backend, namespace: ` + ns + `}
-spec:
-  selector: {app: backend}
-  ports: [{name: http, port: 80, targetPort: 8080}]
----
+	return backendYAML(ns, replicas) + `---
 apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
 metadata: {name: backend-pods, namespace: ` + ns + `}
