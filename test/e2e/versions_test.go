@@ -53,7 +53,8 @@ spec:
 		return clusters == "member1 member3" && strings.Contains(events, "member2 do not serve admissionregistration.k8s.io/v1 MutatingAdmissionPolicy"),
 			fmt.Sprintf("clusters %q, events %q", clusters, events)
 	})
-	if _, err := memberClient(t, "member1").AdmissionregistrationV1().MutatingAdmissionPolicies().Get(context.Background(), name, metav1.GetOptions{}); err != nil {
-		t.Errorf("member1 lacks the policy: %v", err)
-	}
+	eventually(t, time.Minute, "the policy applied in member1", func(ctx context.Context) (bool, string) {
+		_, err := memberClient(t, "member1").AdmissionregistrationV1().MutatingAdmissionPolicies().Get(ctx, name, metav1.GetOptions{})
+		return err == nil, fmt.Sprint(err)
+	})
 }
