@@ -99,10 +99,15 @@ func TestServiceExportImport(t *testing.T) {
 	}
 	waitImported(t, ns, "member2", "member1", 2)
 
-	svc, err := memberClient(t, "member1").CoreV1().Services(ns).Get(context.Background(), "derived-backend", metav1.GetOptions{})
-	if err != nil || svc.Spec.Selector != nil || len(svc.Spec.Ports) != 1 || svc.Spec.Ports[0].Port != 80 {
-		t.Errorf("member1's derived Service: %v %+v", err, svc)
-	}
+	// The derived Service and the imported slices travel in separate Works:
+	// the slices may land first.
+	eventually(t, time.Minute, "member1's derived Service", func(ctx context.Context) (bool, string) {
+		svc, err := memberClient(t, "member1").CoreV1().Services(ns).Get(ctx, "derived-backend", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		return svc.Spec.Selector == nil && len(svc.Spec.Ports) == 1 && svc.Spec.Ports[0].Port == 80, fmt.Sprintf("selector %v, ports %+v", svc.Spec.Selector, svc.Spec.Ports)
+	})
 	if out := kubectl(t, "", "get", "endpointslices", "-n", ns, "-l", "kubernetes.io/service-name=derived-backend", "-o", "name"); !strings.Contains(out, "imported-member2-backend-") {
 		t.Errorf("mco does not show the imported slices: %q", out)
 	}
