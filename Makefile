@@ -79,7 +79,7 @@ N ?= 5
 test-e2e-repeat:
 	hack/test-e2e-repeat.sh $(N)
 
-.PHONY: test-ha test-aggregated test-differential test-differential-long
+.PHONY: test-ha test-aggregated test-upgrade test-differential test-differential-long
 
 ## test-ha: mco on a 3-member etcd cluster with two apiservers behind a load balancer and standby components; kills parts of it (part of test)
 test-ha: build member-bins kubectl
@@ -91,6 +91,12 @@ test-aggregated: build member-bins kubectl
 	hack/build-tools.sh helm
 	go test -count=1 -timeout 10m -v ./test/aggregated/
 
+
+## test-upgrade: member2 upgraded in place v1.35 -> v1.36 -> mco's own version under a running mco (not part of test; builds those versions once)
+test-upgrade: build member-bins kubectl
+	KUBE_VERSION=v1.35.4 hack/build-tools.sh kube-apiserver kube-controller-manager kube-scheduler
+	KUBE_VERSION=v1.36.3 hack/build-tools.sh kube-apiserver kube-controller-manager kube-scheduler
+	go test -count=1 -timeout 20m -v ./test/upgrade/
 
 ## test-differential: mco-apiserver against a real kube-apiserver on the corpus, Karmada's examples and 100 mutations per kind (part of test)
 test-differential: build member-bins

@@ -1,6 +1,7 @@
 package bindingstatus
 
 import (
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -44,12 +45,16 @@ func aggregateCluster(cluster string, works []*workv1alpha1.Work) workv1alpha2.A
 	}
 	item.Applied = true
 	healthy, unhealthy, manifests := 0, false, 0
+	var degraded []string
 	for _, w := range works {
 		switch c := meta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkApplied); {
 		case c == nil:
 			item.Applied, item.AppliedMessage = false, "Not applied yet."
 		case c.Status != metav1.ConditionTrue:
 			item.Applied, item.AppliedMessage = false, c.Message
+		}
+		if c := meta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkDegraded); c != nil && c.Status == metav1.ConditionTrue {
+			degraded = append(degraded, c.Message)
 		}
 		manifests += len(w.Spec.Workload.Manifests)
 		for _, ms := range w.Status.ManifestStatuses {
@@ -62,7 +67,9 @@ func aggregateCluster(cluster string, works []*workv1alpha1.Work) workv1alpha2.A
 		}
 	}
 	if item.Applied {
-		item.AppliedMessage = ""
+		// Applied, but not all of it: what the member left out stays in
+		// sight on the binding.
+		item.AppliedMessage = strings.Join(degraded, " ")
 	}
 	if len(works) == 1 {
 		if st := works[0].Status.ManifestStatuses; len(st) > 0 {

@@ -24,6 +24,11 @@ func work(cluster, applied, message string, statuses ...workv1alpha1.ManifestSta
 	return w
 }
 
+func degraded(w *workv1alpha1.Work, status, message string) *workv1alpha1.Work {
+	w.Status.Conditions = append(w.Status.Conditions, metav1.Condition{Type: workv1alpha1.WorkDegraded, Status: metav1.ConditionStatus(status), Reason: "FieldsDropped", Message: message})
+	return w
+}
+
 func manifest(status string, health workv1alpha1.ResourceHealth) workv1alpha1.ManifestStatus {
 	s := workv1alpha1.ManifestStatus{Identifier: workv1alpha1.ResourceIdentifier{Version: "v1", Kind: "Deployment", Name: "web"}, Health: health}
 	if status != "" {
@@ -99,6 +104,19 @@ func TestAggregate(t *testing.T) {
 				{ClusterName: "m1", Applied: true, Health: workv1alpha2.ResourceHealthy, Status: &runtime.RawExtension{Raw: []byte(`{"replicas":1}`)}},
 				{ClusterName: "m3", AppliedMessage: "No work for this cluster yet.", Health: workv1alpha2.ResourceUnknown},
 			},
+		},
+		{
+			name:    "An applied Work whose member dropped fields says so in the applied message.",
+			targets: targets("m1"),
+			works:   []*workv1alpha1.Work{degraded(work("m1", "True", "", manifest("", workv1alpha1.ResourceHealthy)), "True", "Cluster m1 applied the manifest without fields ...")},
+			want: []workv1alpha2.AggregatedStatusItem{{ClusterName: "m1", Applied: true, Health: workv1alpha2.ResourceHealthy,
+				AppliedMessage: "Cluster m1 applied the manifest without fields ..."}},
+		},
+		{
+			name:    "A Degraded condition that is not True says nothing.",
+			targets: targets("m1"),
+			works:   []*workv1alpha1.Work{degraded(work("m1", "True", ""), "False", "all kept")},
+			want:    []workv1alpha2.AggregatedStatusItem{{ClusterName: "m1", Applied: true, Health: workv1alpha2.ResourceUnknown}},
 		},
 		{
 			name:    "Works of clusters no longer targeted, or outside execution spaces, are left out.",

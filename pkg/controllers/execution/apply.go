@@ -16,6 +16,7 @@ import (
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/member"
+	"github.com/mco-org/mco/pkg/workload"
 )
 
 // FieldManager is the server-side apply field manager mco applies with.
@@ -81,6 +82,8 @@ type applied struct {
 	object *unstructured.Unstructured
 	// retained is true when the member's fields were kept (Retain ran).
 	retained bool
+	// dropped lists the fields of the manifest the member did not keep.
+	dropped []string
 }
 
 // applyManifest server-side applies one manifest in the member; it returns
@@ -148,7 +151,8 @@ func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, interp
 		}
 		return applied{}, fmt.Errorf("apply %s %s to cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
 	}
-	return applied{created: created, gvr: t.gvr, object: out, retained: retains && existing != nil && !created}, nil
+	return applied{created: created, gvr: t.gvr, object: out, retained: retains && existing != nil && !created,
+		dropped: workload.DroppedFields(obj.Object, out.Object)}, nil
 }
 
 // serverFields are what a member's server sets on an object; a retention

@@ -104,6 +104,9 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("execution controller: %w", err)
 	}
+	if _, err := clusters.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{UpdateFunc: e.clusterUpgraded}); err != nil {
+		return nil, fmt.Errorf("execution controller: %w", err)
+	}
 	return e.run, nil
 }
 
@@ -225,6 +228,7 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 	defaultNamespaces(clients, w, manifests)
 	before := e.appliedBefore(cached)
 	statuses := make([]workv1alpha1.ManifestStatus, 0, len(manifests))
+	var dropped []string
 	for i, m := range manifests {
 		res, err := applyManifest(ctx, clients, e.drift, e.interp, w, m, e.namespaceRule(cluster, m.GetNamespace()))
 		if owner, ok := binding.OwnerOf(w); ok && interpreter.AsScriptError(err) != nil {
@@ -252,6 +256,9 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 		}
 		e.drift.record(cluster, res.gvr, res.object)
 		e.drift.watch(clients, res.gvr)
+		if len(res.dropped) > 0 {
+			dropped = append(dropped, droppedNote(m, res.dropped))
+		}
 		if owner, ok := binding.OwnerOf(w); ok && res.retained {
 			if err := e.scripts.Report(ctx, owner, m.GroupVersionKind(), configv1alpha1.InterpreterOperationRetain, nil); err != nil {
 				return err
@@ -275,6 +282,9 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 	// status controller, which writes it with the member's next changes.
 	w.Status.ManifestStatuses = statuses
 	meta.SetStatusCondition(&w.Status.Conditions, workstatus.AvailableCondition(statuses, w.Generation))
+	if degraded := degradedCondition(cluster, e.clusterVersion(cluster), dropped, w.Generation); setDegraded(&w.Status, degraded) && len(manifests) > 0 {
+		e.recordDropped(ctx, w, manifests[0], degraded)
+	}
 	return e.setApplied(ctx, w, metav1.ConditionTrue, ReasonAppliedSuccessful, "Manifest applied to the member cluster.")
 }
 

@@ -90,9 +90,18 @@ func AvailableCondition(statuses []workv1alpha1.ManifestStatus, generation int64
 // rather than a step on the way to coalesce: the apply failed or was held
 // back, every manifest is healthy in the member, or the Work stopped being
 // Available (a workload that breaks is reported without delay; failover
-// counts from it).
+// counts from it), or the member's dropping of fields changed.
 func Urgent(old, st *workv1alpha1.WorkStatus) bool {
 	return !meta.IsStatusConditionTrue(st.Conditions, workv1alpha1.WorkApplied) ||
 		meta.IsStatusConditionTrue(st.Conditions, workv1alpha1.WorkAvailable) ||
-		meta.IsStatusConditionTrue(old.Conditions, workv1alpha1.WorkAvailable)
+		meta.IsStatusConditionTrue(old.Conditions, workv1alpha1.WorkAvailable) ||
+		degradedMessage(old) != degradedMessage(st)
+}
+
+// degradedMessage is what a Work's Degraded condition says, "" without one.
+func degradedMessage(st *workv1alpha1.WorkStatus) string {
+	if c := meta.FindStatusCondition(st.Conditions, workv1alpha1.WorkDegraded); c != nil {
+		return string(c.Status) + c.Message
+	}
+	return ""
 }

@@ -21,6 +21,10 @@ func TestUrgent(t *testing.T) {
 		return st
 	}
 	none := status("", "")
+	dropped := func(st *workv1alpha1.WorkStatus, msg string) *workv1alpha1.WorkStatus {
+		st.Conditions = append(st.Conditions, metav1.Condition{Type: workv1alpha1.WorkDegraded, Status: metav1.ConditionTrue, Message: msg})
+		return st
+	}
 	cases := []struct {
 		name     string
 		old, new *workv1alpha1.WorkStatus
@@ -31,6 +35,9 @@ func TestUrgent(t *testing.T) {
 		{"becoming Available is written at once", status(metav1.ConditionTrue, metav1.ConditionFalse), status(metav1.ConditionTrue, metav1.ConditionTrue), true},
 		{"a first apply already healthy is written at once", none, status(metav1.ConditionTrue, metav1.ConditionTrue), true},
 		{"a failed apply is written at once", none, status(metav1.ConditionFalse, ""), true},
+		{"a member's dropping fields is written at once", status(metav1.ConditionTrue, metav1.ConditionFalse), dropped(status(metav1.ConditionTrue, metav1.ConditionFalse), "a"), true},
+		{"the same dropped fields on the way wait", dropped(status(metav1.ConditionTrue, metav1.ConditionFalse), "a"), dropped(status(metav1.ConditionTrue, metav1.ConditionFalse), "a"), false},
+		{"fields no longer dropped are written at once", dropped(status(metav1.ConditionTrue, metav1.ConditionFalse), "a"), status(metav1.ConditionTrue, metav1.ConditionFalse), true},
 		{"breaking is written at once", status(metav1.ConditionTrue, metav1.ConditionTrue), status(metav1.ConditionTrue, metav1.ConditionFalse), true},
 	}
 	for _, c := range cases {

@@ -33,11 +33,13 @@ import (
 
 // Chart is one chart version to serve: the chart in Dir, published as
 // Version with Values merged over its values.yaml (so one directory serves
-// several versions that render differently).
+// several versions that render differently), and with KubeVersion, when
+// set, as the chart's kubeVersion range.
 type Chart struct {
-	Dir     string
-	Version string
-	Values  map[string]any
+	Dir         string
+	Version     string
+	Values      map[string]any
+	KubeVersion string
 }
 
 // Server is a Helm repository and an OCI registry on loopback.
@@ -106,6 +108,9 @@ func (s *Server) Publish(c Chart, dir string) (string, error) {
 	}
 	if c.Version != "" {
 		ch.Metadata.Version = c.Version
+	}
+	if c.KubeVersion != "" {
+		ch.Metadata.KubeVersion = c.KubeVersion
 	}
 	if len(c.Values) > 0 {
 		ch.Values = commonutil.CoalesceTables(deepCopy(c.Values), ch.Values)

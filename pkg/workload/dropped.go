@@ -1,0 +1,126 @@
+package workload
+
+import (
+	"fmt"
+	"sort"
+)
+
+// untracked are the top-level fields a member's answer legitimately
+// differs in from what was applied: identity, metadata the server owns
+// and fills, status (not applied through the object), and a Secret's
+// write-only stringData.
+var untracked = map[string]bool{"apiVersion": true, "kind": true, "metadata": true, "status": true, "stringData": true}
+
+// DroppedFields lists, as field paths (spec.template.spec.hostnameOverride,
+// spec.template.spec.containers[0].restartPolicyRules), the fields set in
+// sent that the member's answer kept lacks: fields its schema does not
+// have (an older Kubernetes version, an older CRD) or that it drops
+// (a feature gate off). Only what can be told apart for sure is listed:
+// a field with its zero value is not (servers omit those), list items are
+// matched by name or, in lists of the same length, by position, and a
+// value the server only rewrote (1000m for 1) is kept, not dropped.
+func DroppedFields(sent, kept map[string]any) []string {
+	var out []string
+	for k, v := range sent {
+		if untracked[k] {
+			continue
+		}
+		got, ok := kept[k]
+		dropped(k, v, got, ok, &out)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func dropped(path string, sent, kept any, present bool, out *[]string) {
+	if zero(sent) {
+		return
+	}
+	if !present || kept == nil {
+		*out = append(*out, path)
+		return
+	}
+	switch s := sent.(type) {
+	case map[string]any:
+		k, ok := kept.(map[string]any)
+		if !ok {
+			return
+		}
+		for key, v := range s {
+			got, ok := k[key]
+			dropped(path+"."+key, v, got, ok, out)
+		}
+	case []any:
+		k, ok := kept.([]any)
+		if !ok {
+			return
+		}
+		for i, v := range s {
+			if got, ok := counterpart(v, i, len(s), k); ok {
+				dropped(fmt.Sprintf("%s[%d]", path, i), v, got, true, out)
+			}
+		}
+	}
+}
+
+// counterpart finds the item of kept that an applied list item became: the
+// one of the same name, or the one at the same position when the lists
+// are of one length and items have no names.
+func counterpart(item any, i, sentLen int, kept []any) (any, bool) {
+	if m, ok := item.(map[string]any); ok {
+		if name, ok := m["name"].(string); ok && name != "" {
+			if i < len(kept) && named(kept[i], name) {
+				return kept[i], true
+			}
+			for _, k := range kept {
+				if named(k, name) {
+					return k, true
+				}
+			}
+			return nil, false
+		}
+	}
+	if len(kept) == sentLen {
+		return kept[i], true
+	}
+	return nil, false
+}
+
+func named(item any, name string) bool {
+	m, ok := item.(map[string]any)
+	return ok && m["name"] == name
+}
+
+// zero tells whether a value is one a server omits when writing an object
+// back: null, false, 0, "", and maps and lists holding only such values.
+func zero(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !x
+	case string:
+		return x == ""
+	case int64:
+		return x == 0
+	case int:
+		return x == 0
+	case float64:
+		return x == 0
+	case map[string]any:
+		for _, e := range x {
+			if !zero(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, e := range x {
+			if !zero(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
