@@ -1,8 +1,9 @@
 package workload
 
 import (
-	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // untracked are the top-level fields a member's answer legitimately
@@ -26,18 +27,20 @@ func DroppedFields(sent, kept map[string]any) []string {
 			continue
 		}
 		got, ok := kept[k]
-		dropped(k, v, got, ok, &out)
+		dropped([]string{k}, v, got, ok, &out)
 	}
 	sort.Strings(out)
 	return out
 }
 
-func dropped(path string, sent, kept any, present bool, out *[]string) {
+// dropped walks one value; path holds its segments ("spec", "template",
+// "[0]"), joined only for what is listed.
+func dropped(path []string, sent, kept any, present bool, out *[]string) {
 	if zero(sent) {
 		return
 	}
 	if !present || kept == nil {
-		*out = append(*out, path)
+		*out = append(*out, fieldPath(path))
 		return
 	}
 	switch s := sent.(type) {
@@ -48,7 +51,7 @@ func dropped(path string, sent, kept any, present bool, out *[]string) {
 		}
 		for key, v := range s {
 			got, ok := k[key]
-			dropped(path+"."+key, v, got, ok, out)
+			dropped(append(path, key), v, got, ok, out)
 		}
 	case []any:
 		k, ok := kept.([]any)
@@ -57,10 +60,23 @@ func dropped(path string, sent, kept any, present bool, out *[]string) {
 		}
 		for i, v := range s {
 			if got, ok := counterpart(v, i, len(s), k); ok {
-				dropped(fmt.Sprintf("%s[%d]", path, i), v, got, true, out)
+				dropped(append(path, "["+strconv.Itoa(i)+"]"), v, got, true, out)
 			}
 		}
 	}
+}
+
+// fieldPath joins segments as Kubernetes writes field paths:
+// spec.containers[0].image.
+func fieldPath(segments []string) string {
+	var b strings.Builder
+	for i, seg := range segments {
+		if i > 0 && !strings.HasPrefix(seg, "[") {
+			b.WriteByte('.')
+		}
+		b.WriteString(seg)
+	}
+	return b.String()
 }
 
 // counterpart finds the item of kept that an applied list item became: the

@@ -192,3 +192,68 @@ func TestAddonAcrossMemberVersions(t *testing.T) {
 		t.Errorf("member2 has the namespace of %s, blocked there: %v", recent, err)
 	}
 }
+
+// TestOlderMemberRefusesAnUnknownField: a CSIDriver setting
+// preventPodSchedulingIfMissing (not in Kubernetes 1.34's schema) goes to
+// member1 and member2. member2 refuses it (server-side apply does not drop
+// undeclared fields): its Work says so (Applied False, FieldsUnknown) with
+// the field's path, as does the binding; a ClusterOverridePolicy removing
+// the field for member2 gets it applied there.
+func TestOlderMemberRefusesAnUnknownField(t *testing.T) {
+	framework.Parallel(t)
+	if framework.MemberVersion("member2") == framework.OwnKubeVersion {
+		t.Skip("member2 runs mco's own Kubernetes version (MCO_E2E_MEMBER_VERSIONS)")
+	}
+	name := fmt.Sprintf("e2e-%d.csi.example.com", time.Now().UnixNano()%100000)
+	kubectl(t, `apiVersion: storage.k8s.io/v1
+kind: CSIDriver
+metadata: {name: `+name+`}
+spec: {attachRequired: false, preventPodSchedulingIfMissing: true}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata: {name: `+name+`}
+spec:
+  resourceSelectors: [{apiVersion: storage.k8s.io/v1, kind: CSIDriver, name: `+name+`}]
+  placement: {clusterAffinity: {clusterNames: [member1, member2]}}
+`, "apply", "-f", "-")
+	t.Cleanup(func() {
+		_, _ = kubectlErr("", "delete", "clusteroverridepolicy", name, "--ignore-not-found")
+		_, _ = kubectlErr("", "delete", "clusterpropagationpolicy", name, "--ignore-not-found")
+		_, _ = kubectlErr("", "delete", "csidriver", name, "--ignore-not-found")
+	})
+	binding := name + "-csidriver"
+	want := fmt.Sprintf("Cluster member2 (Kubernetes %s) refuses CSIDriver %s (spec.preventPodSchedulingIfMissing)", framework.MemberVersion("member2"), name)
+	eventually(t, 2*time.Minute, "member2's refusal on its Work and the binding", func(ctx context.Context) (bool, string) {
+		w, err := framework.MCO(t).WorkV1alpha1().Works(names.ExecutionSpace("member2")).Get(ctx, names.Work("CSIDriver", name, ""), metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		c := apimeta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkApplied)
+		out, _ := kubectlErr("", "get", "clusterresourcebindings.work.karmada.io", binding, "-o",
+			`jsonpath={.status.aggregatedStatus[?(@.clusterName=="member2")].applied} {.status.aggregatedStatus[?(@.clusterName=="member2")].appliedMessage}`)
+		return c != nil && c.Status == metav1.ConditionFalse && c.Reason == "FieldsUnknown" && strings.Contains(c.Message, want) &&
+			!strings.HasPrefix(out, "true") && strings.Contains(out, want), fmt.Sprintf("work %+v, binding %q", c, out)
+	})
+	if d, err := memberClient(t, "member1").StorageV1().CSIDrivers().Get(context.Background(), name, metav1.GetOptions{}); err != nil ||
+		d.Spec.PreventPodSchedulingIfMissing == nil || !*d.Spec.PreventPodSchedulingIfMissing {
+		t.Errorf("member1 (mco's own version) lacks the CSIDriver or its field: %v", err)
+	}
+
+	kubectl(t, `apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterOverridePolicy
+metadata: {name: `+name+`}
+spec:
+  resourceSelectors: [{apiVersion: storage.k8s.io/v1, kind: CSIDriver, name: `+name+`}]
+  overrideRules:
+  - targetCluster: {clusterNames: [member2]}
+    overriders:
+      plaintext: [{path: /spec/preventPodSchedulingIfMissing, operator: remove}]
+`, "apply", "-f", "-")
+	eventually(t, 2*time.Minute, "the CSIDriver applied in member2 without the field", func(ctx context.Context) (bool, string) {
+		_, err := memberClient(t, "member2").StorageV1().CSIDrivers().Get(ctx, name, metav1.GetOptions{})
+		out, _ := kubectlErr("", "get", "clusterresourcebindings.work.karmada.io", binding, "-o",
+			`jsonpath={range .status.aggregatedStatus[*]}{.clusterName}={.applied} {end}`)
+		return err == nil && out == "member1=true member2=true ", fmt.Sprintf("%v, binding %q", err, out)
+	})
+}

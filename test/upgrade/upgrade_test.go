@@ -3,6 +3,8 @@ package upgrade
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +14,8 @@ import (
 
 // templates: a MutatingAdmissionPolicy (admissionregistration.k8s.io/v1:
 // served from Kubernetes 1.36), a CSIDriver setting
-// preventPodSchedulingIfMissing (a field Kubernetes has behind a gate off
-// until 1.37, on from then) and a Deployment, each for every member.
+// preventPodSchedulingIfMissing (not in 1.35's schema, behind a gate off in
+// 1.36, on from 1.37) and a Deployment, each for every member.
 const templates = `apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingAdmissionPolicy
 metadata: {name: upgrade-policy}
@@ -58,18 +60,22 @@ spec:
 `
 
 // TestMemberUpgradedInPlace: member2 goes v1.35 → v1.36 → mco's own
-// version in place while mco runs. Nobody touches the templates: on 1.35
-// the policy is kept from member2 with the reason on its binding; once
-// member2 serves its API (1.36) it is placed and applied there; the
-// CSIDriver's field is reported dropped with member2's version at each
-// step and lands at the last; the Deployment stays Healthy throughout.
+// version in place while mco runs, and nobody touches the templates. On
+// 1.35 the policy is kept from member2 with the reason on its binding, and
+// member2 refuses the CSIDriver for its unknown field, which mco reports and
+// does not retry; on 1.36 the policy is placed and applied there and the
+// CSIDriver is applied without the field (gated off), reported; on 1.37
+// the field lands. The Deployment stays Healthy throughout.
 func TestMemberUpgradedInPlace(t *testing.T) {
 	kubectl(t, templates, "apply", "-f", "-")
 	first := steps[0]
 	waitVersion(t, first)
+	waitCSI(t, "member2 refusing the CSIDriver's unknown field", fmt.Sprintf("Cluster member2 (Kubernetes %s) refuses CSIDriver upgrade.csi.example.com (spec.preventPodSchedulingIfMissing)", first))
 	waitPlaced(t, "member1")
-	waitDropped(t, first)
 	waitHealthy(t)
+	if n := refusals(t); n != 1 {
+		t.Errorf("member2's refusal of the CSIDriver was tried %v times, want once (not retried while nothing changes)", n)
+	}
 
 	for _, v := range steps[1:] {
 		start := time.Now()
@@ -82,7 +88,7 @@ func TestMemberUpgradedInPlace(t *testing.T) {
 		if v == "" {
 			waitKept(t)
 		} else {
-			waitDropped(t, v)
+			waitCSI(t, "member2 dropping the CSIDriver's gated field", fmt.Sprintf("Cluster member2 (Kubernetes %s) applied the manifest without fields it does not know or has switched off: CSIDriver upgrade.csi.example.com (spec.preventPodSchedulingIfMissing)", v))
 		}
 		waitHealthy(t)
 		t.Logf("%s after the upgrade began, mco had caught up with member2 on %s", time.Since(start).Round(100*time.Millisecond), shown(v))
@@ -90,6 +96,31 @@ func TestMemberUpgradedInPlace(t *testing.T) {
 	if out, err := member2(t, "get", "mutatingadmissionpolicies.admissionregistration.k8s.io", "upgrade-policy", "-o", "name"); err != nil {
 		t.Errorf("member2 lacks the policy after its upgrade: %v %s", err, out)
 	}
+}
+
+// refusals counts mco-controller-manager's failed applies of the CSIDriver
+// in member2.
+func refusals(t *testing.T) float64 {
+	t.Helper()
+	resp, err := http.Get(suite.env.MCO.ControllerManagerURL() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n float64
+	for _, line := range strings.Split(string(body), "\n") {
+		if (strings.HasPrefix(line, "create_resource_to_cluster{") || strings.HasPrefix(line, "update_resource_to_cluster{")) && strings.Contains(line, `kind="CSIDriver"`) &&
+			strings.Contains(line, `member_cluster="member2"`) && strings.Contains(line, `result="error"`) {
+			var v float64
+			fmt.Sscanf(line[strings.LastIndex(line, " ")+1:], "%g", &v)
+			n += v
+		}
+	}
+	return n
 }
 
 // shown is how a step's version reads (mco's own when empty).
@@ -123,26 +154,25 @@ func waitPlaced(t *testing.T, clusters string) {
 	}
 }
 
-// csiDegraded is what the CSIDriver's binding says of member2's apply.
-func csiDegraded() string {
+// csiApplied is what the CSIDriver's binding says of member2's apply.
+func csiApplied() string {
 	out, _ := kubectlErr("", "get", "clusterresourcebindings.work.karmada.io", "upgrade.csi.example.com-csidriver", "-o",
 		`jsonpath={.status.aggregatedStatus[?(@.clusterName=="member2")].appliedMessage}`)
 	return out
 }
 
-func waitDropped(t *testing.T, v string) {
+func waitCSI(t *testing.T, what, want string) {
 	t.Helper()
-	want := fmt.Sprintf("Cluster member2 (Kubernetes %s) applied the manifest without fields", v)
-	eventually(t, 2*time.Minute, "member2's CSIDriver reported without its field on "+v, func(ctx context.Context) (bool, string) {
-		got := csiDegraded()
-		return strings.Contains(got, want) && strings.Contains(got, "spec.preventPodSchedulingIfMissing"), got
+	eventually(t, 2*time.Minute, what, func(ctx context.Context) (bool, string) {
+		got := csiApplied()
+		return strings.Contains(got, want), got
 	})
 }
 
 func waitKept(t *testing.T) {
 	t.Helper()
 	eventually(t, 2*time.Minute, "member2 keeping the CSIDriver's field", func(ctx context.Context) (bool, string) {
-		got := csiDegraded()
+		got := csiApplied()
 		field, _ := member2(t, "get", "csidriver", "upgrade.csi.example.com", "-o", "jsonpath={.spec.preventPodSchedulingIfMissing}")
 		return got == "" && field == "true", fmt.Sprintf("binding %q, member2's field %q", got, field)
 	})

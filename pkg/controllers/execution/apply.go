@@ -149,6 +149,7 @@ func applyManifest(ctx context.Context, c *member.Clients, d *driftWatch, interp
 		if t.namespaced {
 			err = memberRefusal(err, ns, c.Cluster)
 		}
+		err = fieldsUnknown(err, manifest)
 		return applied{}, fmt.Errorf("apply %s %s to cluster %s: %w", manifest.GetKind(), name(manifest), c.Cluster, err)
 	}
 	return applied{created: created, gvr: t.gvr, object: out, retained: retains && existing != nil && !created,

@@ -250,6 +250,11 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 			return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonNamespaceUnavailable, err.Error())
 		}
 		e.count(res.created, m.GetAPIVersion(), m.GetKind(), cluster, err)
+		var unknown *errFieldsUnknown
+		if errors.As(err, &unknown) {
+			// Applying the same again would be refused the same way.
+			return e.setApplied(ctx, w, metav1.ConditionFalse, ReasonFieldsUnknown, refusedMessage(cluster, e.clusterVersion(cluster), unknown))
+		}
 		if err != nil {
 			_ = e.setApplied(ctx, w, metav1.ConditionFalse, ReasonAppliedFailed, err.Error())
 			return err

@@ -3,6 +3,7 @@ package execution
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -25,8 +26,60 @@ import (
 // them, a feature gate off, an older schema of a custom resource.
 const ReasonFieldsDropped = "FieldsDropped"
 
+// ReasonFieldsUnknown is the reason of a Work's Applied condition, False,
+// when the member refused a manifest for fields its schema does not
+// declare (server-side apply refuses them, where an update would drop
+// them): the apply stops at that object, and is not tried again until the
+// Work changes or the member reports another version.
+const ReasonFieldsUnknown = "FieldsUnknown"
+
 // At most this many manifests, and fields of each, are named.
 const maxDroppedNamed = 8
+
+// errFieldsUnknown is a member's refusal of a manifest for fields its
+// schema does not declare.
+type errFieldsUnknown struct {
+	note string // Kind namespace/name (paths)
+}
+
+func (e *errFieldsUnknown) Error() string { return "fields unknown to the member: " + e.note }
+
+// undeclared finds the paths of a member's "field not declared in schema"
+// refusal of an apply (as structured-merge-diff words it:
+// ".spec.x: field not declared in schema", one per field).
+var undeclared = regexp.MustCompile(`(\.[^\s:]+): field not declared in schema`)
+
+// fieldsUnknown turns a member's refusal of m for undeclared fields into
+// an *errFieldsUnknown; other errors are returned as they are.
+func fieldsUnknown(err error, m *unstructured.Unstructured) error {
+	if err == nil {
+		return nil
+	}
+	found := undeclared.FindAllStringSubmatch(err.Error(), -1)
+	if len(found) == 0 {
+		return err
+	}
+	paths := make([]string, 0, len(found))
+	for _, f := range found {
+		paths = append(paths, strings.TrimPrefix(f[1], "."))
+	}
+	return &errFieldsUnknown{note: droppedNote(m, paths)}
+}
+
+// refusedMessage says what a member refused, and what to do about it.
+func refusedMessage(cluster, version string, e *errFieldsUnknown) string {
+	return fmt.Sprintf("%s refuses %s: fields its schema does not declare. The Work's apply stops at that object "+
+		"and is not tried again until the Work changes or the cluster reports another version: remove the fields "+
+		"for this cluster with an OverridePolicy, or upgrade the cluster.", who(cluster, version), e.note)
+}
+
+// who names a cluster and, when known, its version.
+func who(cluster, version string) string {
+	if version == "" {
+		return "Cluster " + cluster
+	}
+	return "Cluster " + cluster + " (Kubernetes " + version + ")"
+}
 
 // droppedNote names what one manifest lost.
 func droppedNote(m *unstructured.Unstructured, fields []string) string {
@@ -46,15 +99,11 @@ func degradedCondition(cluster, version string, notes []string, generation int64
 	if len(notes) == 0 {
 		return nil
 	}
-	who := "Cluster " + cluster
-	if version != "" {
-		who += " (Kubernetes " + version + ")"
-	}
 	return &metav1.Condition{
 		Type: workv1alpha1.WorkDegraded, Status: metav1.ConditionTrue, Reason: ReasonFieldsDropped, ObservedGeneration: generation,
 		Message: fmt.Sprintf("%s applied the manifest without fields it does not know or has switched off: %s. "+
 			"The rest is applied and is not applied again for this. Remove the fields for this cluster with an OverridePolicy, "+
-			"or upgrade the cluster or enable its feature gate.", who, strings.Join(capped(notes), "; ")),
+			"or upgrade the cluster or enable its feature gate.", who(cluster, version), strings.Join(capped(notes), "; ")),
 	}
 }
 
@@ -95,7 +144,8 @@ func (e *Controller) clusterVersion(cluster string) string {
 }
 
 // clusterUpgraded applies again, when a member reports another Kubernetes
-// version, the Works it dropped fields of: the new version may keep them.
+// version, the Works it dropped or refused fields of: the new version may
+// take them.
 func (e *Controller) clusterUpgraded(oldObj, newObj any) {
 	o, ok1 := oldObj.(*clusterv1alpha1.Cluster)
 	n, ok2 := newObj.(*clusterv1alpha1.Cluster)
@@ -107,7 +157,9 @@ func (e *Controller) clusterUpgraded(oldObj, newObj any) {
 		return
 	}
 	for _, w := range works {
-		if c := meta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkDegraded); c != nil && c.Reason == ReasonFieldsDropped {
+		degraded := meta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkDegraded)
+		applied := meta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkApplied)
+		if (degraded != nil && degraded.Reason == ReasonFieldsDropped) || (applied != nil && applied.Reason == ReasonFieldsUnknown) {
 			e.enqueueKey(n.Name, w.Name)
 		}
 	}

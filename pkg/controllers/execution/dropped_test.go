@@ -1,6 +1,7 @@
 package execution
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -77,5 +78,50 @@ func TestSetDegraded(t *testing.T) {
 		if got := meta.FindStatusCondition(st.Conditions, workv1alpha1.WorkDegraded) != nil; got != (s.c != nil) {
 			t.Errorf("step %d: condition present %t", i, got)
 		}
+	}
+}
+
+func TestFieldsUnknown(t *testing.T) {
+	t.Parallel()
+	csi := &unstructured.Unstructured{}
+	csi.SetKind("CSIDriver")
+	csi.SetName("csi.example.com")
+	cases := []struct {
+		name string
+		err  error
+		want string // the note, "" when err is not a refusal for undeclared fields
+	}{
+		{name: "No error is none.", err: nil},
+		{name: "Other errors are left as they are.", err: errors.New("connection refused")},
+		{
+			name: "One undeclared field is named by its path.",
+			err:  errors.New("failed to create typed patch object (/csi.example.com; storage.k8s.io/v1, Kind=CSIDriver): .spec.preventPodSchedulingIfMissing: field not declared in schema"),
+			want: "CSIDriver csi.example.com (spec.preventPodSchedulingIfMissing)",
+		},
+		{
+			name: "Several are all named, keys of list items kept.",
+			err: errors.New("failed to create typed patch object (x): errors:\n  .spec.a: field not declared in schema\n" +
+				`  .spec.containers[name="app"].restartPolicyRules: field not declared in schema`),
+			want: `CSIDriver csi.example.com (spec.a, spec.containers[name="app"].restartPolicyRules)`,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := fieldsUnknown(tc.err, csi)
+			var unknown *errFieldsUnknown
+			if !errors.As(got, &unknown) {
+				if tc.want != "" || got != tc.err {
+					t.Fatalf("fieldsUnknown = %v, want a refusal %q", got, tc.want)
+				}
+				return
+			}
+			if unknown.note != tc.want {
+				t.Errorf("note %q, want %q", unknown.note, tc.want)
+			}
+			if msg := refusedMessage("m2", "v1.35.4", unknown); !strings.Contains(msg, "Cluster m2 (Kubernetes v1.35.4) refuses "+tc.want) {
+				t.Errorf("message %q", msg)
+			}
+		})
 	}
 }
