@@ -9,8 +9,8 @@ import (
 )
 
 // eventCheck is how many Deployments lack an Event a user reads with
-// `kubectl describe`: the policy that matched, the schedule, and one
-// "Applied to cluster" per member.
+// `kubectl describe`: the policy that matched, the schedule, and the Works
+// written, naming every member.
 type eventCheck struct {
 	checked int
 	lacking []string // "name: what", a few
@@ -29,11 +29,15 @@ func (b *bench) checkEvents(ctx context.Context, names []string) (eventCheck, er
 			seen[e.InvolvedObject.Name] = map[string]bool{}
 		}
 		seen[e.InvolvedObject.Name][e.Reason] = true
-		seen[e.InvolvedObject.Name][e.Reason+" "+e.Message] = true
+		if _, list, ok := strings.Cut(e.Message, "Wrote the works of clusters "); ok && e.Reason == "SyncSucceed" {
+			for _, m := range strings.Split(list, ", ") {
+				seen[e.InvolvedObject.Name]["SyncSucceed for "+m] = true
+			}
+		}
 	}
 	want := []string{"ApplyPolicySucceed", "ScheduleBindingSucceed"}
 	for _, m := range b.names {
-		want = append(want, "SyncSucceed Applied to cluster "+m)
+		want = append(want, "SyncSucceed for "+m)
 	}
 	c := eventCheck{checked: len(names)}
 	for _, name := range names {
@@ -55,7 +59,7 @@ func (b *bench) checkEvents(ctx context.Context, names []string) (eventCheck, er
 
 func (c eventCheck) String() string {
 	if c.missing == 0 {
-		return fmt.Sprintf("each of the %d Deployments has its Events (policy matched, scheduled, applied to each cluster)", c.checked)
+		return fmt.Sprintf("each of the %d Deployments has its Events (policy matched, scheduled, works written for each cluster)", c.checked)
 	}
 	return fmt.Sprintf("%d of %d Deployments lack Events, e.g. %s", c.missing, c.checked, strings.Join(c.lacking, "; "))
 }

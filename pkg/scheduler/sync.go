@@ -111,9 +111,8 @@ func (s *Scheduler) sync(ctx context.Context, k binding.Key) error {
 		logger.V(2).Info("Scheduled", "clusters", out.clusters)
 		// Room this binding gave back may let a refused one through.
 		s.enqueueRefused(k.Namespace, k.Name)
-		msg := "Scheduled to " + describeTargets(out.clusters)
-		s.recorder.Event(b.Object(), corev1.EventTypeNormal, events.ScheduleBindingSucceed, msg)
-		s.recorder.Event(b.TemplateRef(), corev1.EventTypeNormal, events.ScheduleBindingSucceed, msg)
+		// Success is told once, on the template; failures go on both.
+		s.recorder.Event(b.TemplateRef(), corev1.EventTypeNormal, events.ScheduleBindingSucceed, "Scheduled to "+describeTargets(out.clusters))
 	}
 	if schedErr == nil && (out.clusters != nil || out.status != nil) {
 		// A fresh decision: say which selected clusters lack the API.

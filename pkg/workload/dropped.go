@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
 // untracked are the top-level fields a member's answer legitimately
@@ -12,16 +14,23 @@ import (
 // write-only stringData.
 var untracked = map[string]bool{"apiVersion": true, "kind": true, "metadata": true, "status": true, "stringData": true}
 
-// DroppedFields lists, as field paths (spec.template.spec.hostnameOverride,
-// spec.template.spec.containers[0].restartPolicyRules), the fields set in
-// sent that the member's answer kept lacks: fields its schema does not
-// have (an older Kubernetes version, an older CRD) or that it drops
-// (a feature gate off). Only what can be told apart for sure is listed:
-// a field with its zero value is not (servers omit those), list items are
-// matched by name or, in lists of the same length, by position, and a
-// value the server only rewrote (1000m for 1) is kept, not dropped.
-func DroppedFields(sent, kept map[string]any) []string {
-	var out []string
+// FieldPath is where a field is in an object: map keys and, for list
+// items, "[i]".
+type FieldPath []string
+
+// String is the path as Kubernetes writes it: spec.containers[0].image.
+func (p FieldPath) String() string { return fieldPath(p) }
+
+// DroppedFields lists the fields set in sent that the member's answer kept
+// lacks (spec.template.spec.hostnameOverride,
+// spec.template.spec.containers[0].restartPolicyRules): fields its schema
+// does not have (an older Kubernetes version, an older CRD) or that it
+// drops (a feature gate off). Only what can be told apart for sure is
+// listed: a field with its zero value is not (servers omit those), list
+// items are matched by name or, in lists of the same length, by position,
+// and a value the server only rewrote (1000m for 1) is kept, not dropped.
+func DroppedFields(sent, kept map[string]any) []FieldPath {
+	var out []FieldPath
 	for k, v := range sent {
 		if untracked[k] {
 			continue
@@ -29,18 +38,17 @@ func DroppedFields(sent, kept map[string]any) []string {
 		got, ok := kept[k]
 		dropped([]string{k}, v, got, ok, &out)
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
 }
 
-// dropped walks one value; path holds its segments ("spec", "template",
-// "[0]"), joined only for what is listed.
-func dropped(path []string, sent, kept any, present bool, out *[]string) {
+// dropped walks one value; path holds its segments.
+func dropped(path []string, sent, kept any, present bool, out *[]FieldPath) {
 	if zero(sent) {
 		return
 	}
 	if !present || kept == nil {
-		*out = append(*out, fieldPath(path))
+		*out = append(*out, append(FieldPath(nil), path...))
 		return
 	}
 	switch s := sent.(type) {
@@ -64,6 +72,47 @@ func dropped(path []string, sent, kept any, present bool, out *[]string) {
 			}
 		}
 	}
+}
+
+// Lookup returns the value at p in obj.
+func Lookup(obj map[string]any, p FieldPath) (any, bool) {
+	var cur any = obj
+	for _, seg := range p {
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[seg]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(strings.Trim(seg, "[]"))
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			cur = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// Remove deletes the field at p from obj (a map key; list items stay).
+func Remove(obj map[string]any, p FieldPath) {
+	if len(p) == 0 {
+		return
+	}
+	parent, ok := Lookup(obj, p[:len(p)-1])
+	if m, isMap := parent.(map[string]any); ok && isMap {
+		delete(m, p[len(p)-1])
+	}
+}
+
+// Same tells whether two values of decoded objects are equal, whatever the
+// decoder made of their numbers.
+func Same(a, b any) bool {
+	return value.Equals(value.NewValueInterface(a), value.NewValueInterface(b))
 }
 
 // fieldPath joins segments as Kubernetes writes field paths:

@@ -16,6 +16,14 @@ func obj(t *testing.T, s string) map[string]any {
 	return m
 }
 
+func strs(paths []FieldPath) []string {
+	var out []string
+	for _, p := range paths {
+		out = append(out, p.String())
+	}
+	return out
+}
+
 func TestDroppedFields(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -75,7 +83,7 @@ func TestDroppedFields(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got := DroppedFields(obj(t, tc.sent), obj(t, tc.kept))
+			got := strs(DroppedFields(obj(t, tc.sent), obj(t, tc.kept)))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("DroppedFields (-want +got):\n%s", diff)
 			}
@@ -96,4 +104,30 @@ func FuzzDroppedFields(f *testing.F) {
 			t.Errorf("an unchanged object dropped %v", got)
 		}
 	})
+}
+
+func TestLookupRemoveSame(t *testing.T) {
+	t.Parallel()
+	o := obj(t, `{"spec":{"template":{"spec":{"hostnameOverride":"web","containers":[{"name":"app","ports":[{"containerPort":80}]}]}}}}`)
+	port := FieldPath{"spec", "template", "spec", "containers", "[0]", "ports", "[0]", "containerPort"}
+	if v, ok := Lookup(o, port); !ok || !Same(v, int64(80)) {
+		t.Errorf("Lookup %s = %v, %t; want 80 (a float64 decoded, the same as int64 80)", port, v, ok)
+	}
+	for _, p := range []FieldPath{{"spec", "nothing"}, {"spec", "template", "spec", "containers", "[3]"}, {"spec", "template", "spec", "hostnameOverride", "x"}} {
+		if _, ok := Lookup(o, p); ok {
+			t.Errorf("Lookup %s found something", p)
+		}
+	}
+	host := FieldPath{"spec", "template", "spec", "hostnameOverride"}
+	Remove(o, host)
+	Remove(o, FieldPath{"spec", "template", "spec", "containers", "[0]"}) // list items stay
+	if _, ok := Lookup(o, host); ok {
+		t.Errorf("%s not removed", host)
+	}
+	if _, ok := Lookup(o, port); !ok {
+		t.Errorf("a list item was removed")
+	}
+	if Same("1", int64(1)) || !Same(map[string]any{"a": 1.0}, map[string]any{"a": int64(1)}) {
+		t.Error("Same compares values, numbers whatever their Go type")
+	}
 }

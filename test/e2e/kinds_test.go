@@ -4,13 +4,17 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/names"
 	"github.com/mco-org/mco/pkg/testing/localcluster"
 	"github.com/mco-org/mco/pkg/testing/repo"
 	"github.com/mco-org/mco/test/e2e/framework"
@@ -125,6 +129,18 @@ spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
 		})
 	}
 	kubectl(t, "", "-n", ns, "rollout", "status", "statefulset/db", "--timeout=60s")
+	// member2 may run an older Kubernetes: what it drops of mco's own
+	// defaults (a StatefulSet's rollingUpdate.maxUnavailable, defaulted from
+	// 1.35 on) is not the user's, and no Work says it was dropped.
+	works, err := framework.MCO(t).WorkV1alpha1().Works(names.ExecutionSpace("member2")).List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range works.Items {
+		if c := apimeta.FindStatusCondition(w.Status.Conditions, workv1alpha1.WorkDegraded); c != nil && strings.Contains(c.Message, ns+"/") {
+			t.Errorf("member2's Work %s: %s", w.Name, c.Message)
+		}
+	}
 }
 
 // TestKarmadaSamplesPropagate: Karmada's own nginx sample (Deployment,

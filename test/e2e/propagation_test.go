@@ -61,7 +61,7 @@ func TestStaticWeightPropagation(t *testing.T) {
 	}
 	eventually(t, 20*time.Second, "kubectl describe shows the propagation events", func(context.Context) (bool, string) {
 		out, _ := kubectlErr("", "-n", ns, "describe", "deploy", "web")
-		for _, want := range []string{"ApplyPolicySucceed", "ScheduleBindingSucceed", "member1 (4), member2 (2)", "Applied to cluster member1", "Applied to cluster member2"} {
+		for _, want := range []string{"ApplyPolicySucceed", "ScheduleBindingSucceed", "member1 (4), member2 (2)", "Wrote the works of clusters member1, member2"} {
 			if !strings.Contains(out, want) {
 				return false, "no " + want + " in:\n" + out
 			}

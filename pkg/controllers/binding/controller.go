@@ -267,10 +267,10 @@ func (b *Controller) sync(ctx context.Context, k binding.Key) (err error) {
 		}
 	}
 	if len(written) > 0 {
+		// One Event for the pass, on the template (what kubectl describe
+		// shows), naming every cluster written.
 		msg := fmt.Sprintf("Wrote the works of clusters %s", strings.Join(written, ", "))
-		recorder := b.recorders.For(v.Key.String())
-		recorder.Event(v.Object(), corev1.EventTypeNormal, events.SyncWorkSucceed, msg)
-		recorder.Event(v.TemplateRef(), corev1.EventTypeNormal, events.SyncWorkSucceed, msg)
+		b.recorders.For(v.Key.String()).Event(v.TemplateRef(), corev1.EventTypeNormal, events.SyncWorkSucceed, msg)
 	}
 	// A cluster being left gracefully keeps its Work, as it was, until its
 	// eviction task is done (the graceful eviction controller decides).

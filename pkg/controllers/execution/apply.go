@@ -83,7 +83,7 @@ type applied struct {
 	// retained is true when the member's fields were kept (Retain ran).
 	retained bool
 	// dropped lists the fields of the manifest the member did not keep.
-	dropped []string
+	dropped []workload.FieldPath
 }
 
 // applyManifest server-side applies one manifest in the member; it returns

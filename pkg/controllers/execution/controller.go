@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -36,6 +37,7 @@ import (
 	"github.com/mco-org/mco/pkg/member"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/names"
+	"github.com/mco-org/mco/pkg/template"
 )
 
 // namespaceRetry is how long a Work whose namespace cannot take it in its
@@ -63,9 +65,13 @@ type Controller struct {
 	metrics    *metrics.ControllerManager
 	recorders  *events.Sharded
 	interp     *interpreter.Interpreter
-	scripts    *shared.ScriptReporter
-	synced     []cache.InformerSynced
-	workers    int
+	// templates and dynamic ask mco-apiserver which dropped fields are its
+	// own defaults (nil in mco-agent, which does not write templates).
+	templates *template.Resources
+	dynamic   dynamic.Interface
+	scripts   *shared.ScriptReporter
+	synced    []cache.InformerSynced
+	workers   int
 
 	drift *driftWatch
 
@@ -81,7 +87,7 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	e := &Controller{
 		mco: c.MCO, works: works.Lister(), clusters: clusters.Lister(),
 		members: c.Members, metrics: c.Metrics, recorders: events.NewSharded(events.Shards, c.NewRecorder),
-		interp: c.Interpreter, scripts: c.Scripts, held: c.HeldWorkStatuses,
+		interp: c.Interpreter, scripts: c.Scripts, held: c.HeldWorkStatuses, templates: c.Templates, dynamic: c.Dynamic,
 		synced:  []cache.InformerSynced{works.Informer().HasSynced, clusters.Informer().HasSynced, c.Customizations.HasSynced},
 		workers: 2, queues: map[string]*controller.Controller[string]{},
 	}
@@ -262,6 +268,9 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 		e.drift.record(cluster, res.gvr, res.object)
 		e.drift.watch(clients, res.gvr)
 		if len(res.dropped) > 0 {
+			res.dropped = e.userFields(ctx, m, res.dropped)
+		}
+		if len(res.dropped) > 0 {
 			dropped = append(dropped, droppedNote(m, res.dropped))
 		}
 		if owner, ok := binding.OwnerOf(w); ok && res.retained {
@@ -348,9 +357,14 @@ func sameCondition(a *metav1.Condition, b metav1.Condition) bool {
 	return a != nil && a.Status == b.Status && a.Reason == b.Reason && a.Message == b.Message && a.ObservedGeneration == b.ObservedGeneration
 }
 
-// recordApplied tells the template's users, once per change, what
-// happened in the Work's cluster.
+// recordApplied tells the template's users, once per change, what went
+// wrong or was held back in the Work's cluster. Success is told once for
+// all clusters, by the binding controller's SyncSucceed; the Work's
+// Applied condition says it per cluster.
 func (e *Controller) recordApplied(w *workv1alpha1.Work, c metav1.Condition) {
+	if c.Status == metav1.ConditionTrue {
+		return
+	}
 	manifests, err := decodeManifests(w)
 	if err != nil || len(manifests) == 0 {
 		return
@@ -363,12 +377,9 @@ func (e *Controller) recordApplied(w *workv1alpha1.Work, c metav1.Condition) {
 	ref := events.Ref(m.GetAPIVersion(), m.GetKind(), m.GetNamespace(), m.GetName(),
 		types.UID(m.GetAnnotations()[workv1alpha1.ResourceTemplateUIDAnnotation]))
 	recorder := e.recorders.For(ref.Namespace + "/" + ref.Name)
-	switch {
-	case c.Status == metav1.ConditionTrue:
-		recorder.Eventf(ref, corev1.EventTypeNormal, events.SyncWorkSucceed, "Applied to cluster %s", cluster)
-	case c.Reason == ReasonSuspended:
+	if c.Reason == ReasonSuspended {
 		recorder.Eventf(ref, corev1.EventTypeNormal, events.WorkDispatching, "Dispatching to cluster %s is suspended", cluster)
-	default:
-		recorder.Eventf(ref, corev1.EventTypeWarning, events.SyncWorkFailed, "Apply to cluster %s failed (%s): %s", cluster, c.Reason, c.Message)
+		return
 	}
+	recorder.Eventf(ref, corev1.EventTypeWarning, events.SyncWorkFailed, "Apply to cluster %s failed (%s): %s", cluster, c.Reason, c.Message)
 }

@@ -18,6 +18,7 @@ import (
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/events"
 	"github.com/mco-org/mco/pkg/names"
+	"github.com/mco-org/mco/pkg/workload"
 )
 
 // ReasonFieldsDropped is the reason of a Work's Degraded condition (and of
@@ -63,7 +64,7 @@ func fieldsUnknown(err error, m *unstructured.Unstructured) error {
 	for _, f := range found {
 		paths = append(paths, strings.TrimPrefix(f[1], "."))
 	}
-	return &errFieldsUnknown{note: droppedNote(m, paths)}
+	return &errFieldsUnknown{note: noteOf(m, paths)}
 }
 
 // refusedMessage says what a member refused, and what to do about it.
@@ -82,8 +83,16 @@ func who(cluster, version string) string {
 }
 
 // droppedNote names what one manifest lost.
-func droppedNote(m *unstructured.Unstructured, fields []string) string {
-	return fmt.Sprintf("%s %s (%s)", m.GetKind(), name(m), strings.Join(capped(fields), ", "))
+func droppedNote(m *unstructured.Unstructured, fields []workload.FieldPath) string {
+	paths := make([]string, len(fields))
+	for i, f := range fields {
+		paths[i] = f.String()
+	}
+	return noteOf(m, paths)
+}
+
+func noteOf(m *unstructured.Unstructured, paths []string) string {
+	return fmt.Sprintf("%s %s (%s)", m.GetKind(), name(m), strings.Join(capped(paths), ", "))
 }
 
 func capped(items []string) []string {
@@ -163,4 +172,45 @@ func (e *Controller) clusterUpgraded(oldObj, newObj any) {
 			e.enqueueKey(n.Name, w.Name)
 		}
 	}
+}
+
+// userFields leaves out of what a member dropped the defaults mco-apiserver
+// filled in (a newer version's defaults, which the user did not write and
+// cannot act on: a StatefulSet's rollingUpdate.maxUnavailable from 1.35
+// on). A dry-run update of the template without those fields gives back,
+// with the same value, the ones mco-apiserver defaults; a field the
+// template lacks came from an override and is the user's. Everything is
+// kept when that cannot be asked: in mco-agent, for an add-on's objects,
+// on any error (an immutable field, say).
+func (e *Controller) userFields(ctx context.Context, m *unstructured.Unstructured, dropped []workload.FieldPath) []workload.FieldPath {
+	if e.templates == nil || e.dynamic == nil || m.GetAnnotations()[workv1alpha1.ResourceTemplateUIDAnnotation] == "" {
+		return dropped
+	}
+	x, ok := e.templates.ByGVK(m.GroupVersionKind())
+	if !ok {
+		return dropped
+	}
+	client := e.dynamic.Resource(x.GVR).Namespace(m.GetNamespace())
+	tmpl, err := client.Get(ctx, m.GetName(), metav1.GetOptions{})
+	if err != nil {
+		klog.FromContext(ctx).Info("Could not tell defaults from dropped fields", "object", name(m), "err", err)
+		return dropped
+	}
+	probe := tmpl.DeepCopy()
+	for _, p := range dropped {
+		workload.Remove(probe.Object, p)
+	}
+	defaulted, err := client.Update(ctx, probe, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
+	if err != nil {
+		klog.FromContext(ctx).Info("Could not tell defaults from dropped fields", "object", name(m), "err", err)
+		return dropped
+	}
+	var out []workload.FieldPath
+	for _, p := range dropped {
+		was, inTemplate := workload.Lookup(tmpl.Object, p)
+		if got, ok := workload.Lookup(defaulted.Object, p); !inTemplate || !ok || !workload.Same(was, got) {
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/workload"
 )
 
 func TestDegradedCondition(t *testing.T) {
@@ -27,7 +28,7 @@ func TestDegradedCondition(t *testing.T) {
 		{name: "Nothing dropped is no condition."},
 		{
 			name: "The message names the cluster, its version, the object and the field, and what to do.", version: "v1.34.4",
-			notes: []string{droppedNote(web, []string{"spec.template.spec.hostnameOverride"})},
+			notes: []string{droppedNote(web, []workload.FieldPath{{"spec", "template", "spec", "hostnameOverride"}})},
 			want: []string{"Cluster m2 (Kubernetes v1.34.4)", "Deployment shop/web (spec.template.spec.hostnameOverride)",
 				"OverridePolicy", "not applied again"},
 		},
@@ -36,7 +37,7 @@ func TestDegradedCondition(t *testing.T) {
 			want: []string{"Cluster m2 applied"},
 		},
 		{
-			name: "Long lists are cut, with a count of the rest.", notes: []string{droppedNote(web, many)},
+			name: "Long lists are cut, with a count of the rest.", notes: []string{noteOf(web, many)},
 			want: []string{"(a, b, c, d, e, f, g, h, and 2 more)"},
 		},
 	}
