@@ -28,19 +28,7 @@ func TestOlderMemberLacksAnAPI(t *testing.T) {
 		t.Skip("member2 runs mco's own Kubernetes version (MCO_E2E_MEMBER_VERSIONS)")
 	}
 	name := "e2e-older-member-" + strings.ToLower(fmt.Sprint(time.Now().UnixNano()%100000))
-	// Inert: no binding uses it, and it matches nothing that exists.
-	kubectl(t, `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: {name: `+name+`}
-spec:
-  matchConstraints:
-    resourceRules: [{apiGroups: ["e2e.mco-org.github.io"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["nothings"]}]
-  mutations:
-  - patchType: ApplyConfiguration
-    applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"e2e": "never"}}}'}
-  failurePolicy: Ignore
-  reinvocationPolicy: Never
----
+	kubectl(t, framework.InertMutatingAdmissionPolicy(name)+`---
 apiVersion: policy.karmada.io/v1alpha1
 kind: ClusterPropagationPolicy
 metadata: {name: `+name+`}

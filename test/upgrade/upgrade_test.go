@@ -16,18 +16,7 @@ import (
 // served from Kubernetes 1.36), a CSIDriver setting
 // preventPodSchedulingIfMissing (not in 1.35's schema, behind a gate off in
 // 1.36, on from 1.37) and a Deployment, each for every member.
-const templates = `apiVersion: admissionregistration.k8s.io/v1
-kind: MutatingAdmissionPolicy
-metadata: {name: upgrade-policy}
-spec:
-  matchConstraints:
-    resourceRules: [{apiGroups: ["e2e.mco-org.github.io"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["nothings"]}]
-  mutations:
-  - patchType: ApplyConfiguration
-    applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"e2e": "never"}}}'}
-  failurePolicy: Ignore
-  reinvocationPolicy: Never
----
+var templates = framework.InertMutatingAdmissionPolicy("upgrade-policy") + `---
 apiVersion: storage.k8s.io/v1
 kind: CSIDriver
 metadata: {name: upgrade.csi.example.com}
