@@ -8,8 +8,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/cache"
 
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/controller"
+	worklisters "github.com/mco-org/mco/pkg/generated/listers/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/names"
 	"github.com/mco-org/mco/pkg/workload"
 )
 
@@ -122,6 +127,48 @@ func TestFieldsUnknown(t *testing.T) {
 			}
 			if msg := refusedMessage("m2", "v1.35.4", unknown); !strings.Contains(msg, "Cluster m2 (Kubernetes v1.35.4) refuses "+tc.want) {
 				t.Errorf("message %q", msg)
+			}
+		})
+	}
+}
+
+func TestClusterUpgradedRequeuesWhatTheMemberWouldNotTake(t *testing.T) {
+	t.Parallel()
+	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	work := func(name string, conds ...metav1.Condition) {
+		w := &workv1alpha1.Work{ObjectMeta: metav1.ObjectMeta{Namespace: names.ExecutionSpace("m2"), Name: name}}
+		w.Status.Conditions = conds
+		if err := indexer.Add(w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	work("dropped", metav1.Condition{Type: workv1alpha1.WorkDegraded, Status: metav1.ConditionTrue, Reason: ReasonFieldsDropped})
+	work("refused", metav1.Condition{Type: workv1alpha1.WorkApplied, Status: metav1.ConditionFalse, Reason: ReasonFieldsUnknown})
+	work("fine", metav1.Condition{Type: workv1alpha1.WorkApplied, Status: metav1.ConditionTrue, Reason: ReasonAppliedSuccessful})
+	work("failed", metav1.Condition{Type: workv1alpha1.WorkApplied, Status: metav1.ConditionFalse, Reason: ReasonAppliedFailed})
+	cluster := func(version string) *clusterv1alpha1.Cluster {
+		return &clusterv1alpha1.Cluster{ObjectMeta: metav1.ObjectMeta{Name: "m2"}, Status: clusterv1alpha1.ClusterStatus{KubernetesVersion: version}}
+	}
+	cases := []struct {
+		name     string
+		from, to string
+		want     int
+	}{
+		{name: "The same version requeues nothing.", from: "v1.35.4", to: "v1.35.4"},
+		{name: "A first report of the version requeues nothing.", from: "", to: "v1.35.4"},
+		{name: "Another version requeues the Works with fields dropped or refused, and no other.", from: "v1.35.4", to: "v1.36.3", want: 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := &Controller{works: worklisters.NewWorkLister(indexer), queues: map[string]*controller.Controller[string]{}}
+			e.clusterUpgraded(cluster(tc.from), cluster(tc.to))
+			got := 0
+			if q, ok := e.queues["m2"]; ok {
+				got = q.Len()
+			}
+			if got != tc.want {
+				t.Errorf("requeued %d Works, want %d", got, tc.want)
 			}
 		})
 	}
