@@ -148,6 +148,20 @@ spec:
 `, ns, name, replicas, cpu)
 }
 
+// duplicatedPolicy is a PropagationPolicy named name that sends the
+// Deployment of that name, whole, to each of clusters ("member1, member2").
+func duplicatedPolicy(ns, name, clusters string) string {
+	return fmt.Sprintf(`apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: %[2]s, namespace: %[1]s}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: %[2]s}]
+  placement:
+    clusterAffinity: {clusterNames: [%[3]s]}
+    replicaScheduling: {replicaSchedulingType: Duplicated}
+`, ns, name, clusters)
+}
+
 // memberDeployment gets a Deployment from a member.
 func memberDeployment(t *testing.T, member, ns, name string) *appsv1.Deployment {
 	t.Helper()

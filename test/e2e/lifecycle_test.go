@@ -100,15 +100,7 @@ func TestPausedMemberDoesNotBlockOthers(t *testing.T) {
 	framework.Serial(t, "pauses member2")
 	ns := namespace(t, "e2e-pause")
 	kubectl(t, deploymentYAML(ns, "web", 1, "100m")+`---
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: web, namespace: `+ns+`}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
-  placement:
-    clusterAffinity: {clusterNames: [member1, member2]}
-    replicaScheduling: {replicaSchedulingType: Duplicated}
-`, "apply", "-f", "-")
+`+duplicatedPolicy(ns, "web", "member1, member2"), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member2": 1})
 
 	m2 := framework.Env.Member("member2")

@@ -93,15 +93,7 @@ func TestKubectlMCOPlugin(t *testing.T) {
 	})
 
 	kubectl(t, deploymentYAML(ns, "web", 1, "100m")+`---
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: web, namespace: `+ns+`}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
-  placement:
-    clusterAffinity: {clusterNames: [member1, member2, member3]}
-    replicaScheduling: {replicaSchedulingType: Duplicated}
-`, "apply", "-f", "-")
+`+duplicatedPolicy(ns, "web", "member1, member2, member3"), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member2": 1, "member3": 1})
 
 	// Unjoin: mco's side and the member's.

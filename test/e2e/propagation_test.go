@@ -152,15 +152,7 @@ func TestOverridePolicy(t *testing.T) {
 	framework.Parallel(t)
 	ns := namespace(t, "e2e-override")
 	kubectl(t, deploymentYAML(ns, "app", 2, "100m")+`---
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: app, namespace: `+ns+`}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: app}]
-  placement:
-    clusterAffinity: {clusterNames: [member1, member3]}
-    replicaScheduling: {replicaSchedulingType: Duplicated}
----
+`+duplicatedPolicy(ns, "app", "member1, member3")+`---
 apiVersion: policy.karmada.io/v1alpha1
 kind: OverridePolicy
 metadata: {name: by-name, namespace: `+ns+`}
@@ -220,15 +212,7 @@ spec:
       plaintext: [{path: /spec/no/such/field, operator: replace, value: 1}]
 `, "apply", "-f", "-")
 	kubectl(t, deploymentYAML(ns, "app", 1, "100m")+`---
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: app, namespace: `+ns+`}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: app}]
-  placement:
-    clusterAffinity: {clusterNames: [member1, member3]}
-    replicaScheduling: {replicaSchedulingType: Duplicated}
-`, "apply", "-f", "-")
+`+duplicatedPolicy(ns, "app", "member1, member3"), "apply", "-f", "-")
 	waitReplicas(t, ns, "app", map[string]int32{"member1": 1, "member3": -1})
 	_, mco := mcoClients(t)
 	eventually(t, 30*time.Second, "binding names the broken rule", func(ctx context.Context) (bool, string) {

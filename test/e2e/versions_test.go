@@ -77,15 +77,7 @@ spec:
       hostnameOverride: web-host
       containers: [{name: app, image: nginx:1.27}]
 ---
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata: {name: web, namespace: `+ns+`}
-spec:
-  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
-  placement:
-    clusterAffinity: {clusterNames: [member1, member2]}
-    replicaScheduling: {replicaSchedulingType: Duplicated}
-`, "apply", "-f", "-")
+`+duplicatedPolicy(ns, "web", "member1, member2"), "apply", "-f", "-")
 	_, mco := mcoClients(t)
 	work := func(ctx context.Context, member string) (*workv1alpha1.Work, error) {
 		return mco.WorkV1alpha1().Works(names.ExecutionSpace(member)).Get(ctx, names.Work("Deployment", "web", ns), metav1.GetOptions{})

@@ -296,7 +296,11 @@ func (e *Controller) sync(ctx context.Context, cluster, name string) error {
 	// status controller, which writes it with the member's next changes.
 	w.Status.ManifestStatuses = statuses
 	meta.SetStatusCondition(&w.Status.Conditions, workstatus.AvailableCondition(statuses, w.Generation))
-	if degraded := degradedCondition(cluster, e.clusterVersion(cluster), dropped, w.Generation); setDegraded(&w.Status, degraded) && len(manifests) > 0 {
+	var degraded *metav1.Condition
+	if len(dropped) > 0 {
+		degraded = degradedCondition(cluster, e.clusterVersion(cluster), dropped, w.Generation)
+	}
+	if setDegraded(&w.Status, degraded) && len(manifests) > 0 {
 		e.recordDropped(ctx, w, manifests[0], degraded)
 	}
 	return e.setApplied(ctx, w, metav1.ConditionTrue, ReasonAppliedSuccessful, "Manifest applied to the member cluster.")
