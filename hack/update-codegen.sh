@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates deepcopy functions, OpenAPI definitions and typed clients
+# Regenerates protobuf encodings, deepcopy functions, OpenAPI definitions and typed clients
 # (clientset, listers, informers, apply configurations) for mco's API groups.
 # The generators are pinned as `tool` directives in go.mod.
 set -o errexit -o nounset -o pipefail
@@ -49,6 +49,44 @@ APIMACHINERY_PKGS=(
 api_pkgs=()
 for gv in "${GROUP_VERSIONS[@]}"; do api_pkgs+=("${MODULE}/${APIS}/${gv}"); done
 
+echo ">> protobuf"
+# go-to-protobuf writes generated.proto beside each group's types, runs
+# protoc (Debian's, hack/install-protoc.sh) with gogo's plugin into
+# generated.pb.go, and adds protobuf tags to the types. It finds packages and
+# the .proto files they import below one source tree, laid out by import
+# path: a scratch tree of links to this module and the modules it imports.
+# Field numbers, once in a tag, are kept: objects are stored with them.
+PROTO_DEPS=(k8s.io/api k8s.io/apimachinery k8s.io/apiextensions-apiserver github.com/gogo/protobuf)
+PROTO_REFERENCED=(
+  k8s.io/apimachinery/pkg/util/intstr
+  k8s.io/apimachinery/pkg/api/resource
+  k8s.io/apimachinery/pkg/runtime/schema
+  k8s.io/apimachinery/pkg/runtime
+  k8s.io/apimachinery/pkg/apis/meta/v1
+  k8s.io/api/core/v1
+  k8s.io/api/admissionregistration/v1
+  k8s.io/api/networking/v1
+  k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1
+)
+protoc_path=$(hack/install-protoc.sh)
+proto_tmp=$(mktemp -d)
+trap 'rm -rf "${proto_tmp}"' EXIT
+mkdir -p "${proto_tmp}/bin" "${proto_tmp}/src/$(dirname "${MODULE}")"
+ln -s "${ROOT}" "${proto_tmp}/src/${MODULE}"
+for m in "${PROTO_DEPS[@]}"; do
+  mkdir -p "${proto_tmp}/src/$(dirname "${m}")"
+  ln -s "$(go list -m -f '{{.Dir}}' "${m}")" "${proto_tmp}/src/${m}"
+done
+ln -s "${protoc_path}" "${proto_tmp}/bin/protoc"
+go build -o "${proto_tmp}/bin/" k8s.io/code-generator/cmd/go-to-protobuf \
+  k8s.io/code-generator/cmd/go-to-protobuf/protoc-gen-gogo golang.org/x/tools/cmd/goimports
+referenced=$(printf -- '-%s,' "${PROTO_REFERENCED[@]}")
+PATH="${proto_tmp}/bin:${PATH}" "${proto_tmp}/bin/go-to-protobuf" --go-header-file "${HEADER}" \
+  --output-dir "${proto_tmp}/src" \
+  --proto-import "${proto_tmp}/src/github.com/gogo/protobuf/protobuf" \
+  --apimachinery-packages "${referenced%,}" \
+  --packages "$(IFS=,; echo "${api_pkgs[*]}")"
+
 echo ">> deepcopy"
 for gv in "${GROUP_VERSIONS[@]}"; do rm -f "${APIS}/${gv}/zz_generated.deepcopy.go"; done
 go tool deepcopy-gen --go-header-file "${HEADER}" \
@@ -60,7 +98,7 @@ for p in "${BUILTIN_API_PKGS[@]}" "${APIMACHINERY_PKGS[@]}"; do readonly_args+=(
 rm -rf "${GEN}/openapi"
 mkdir -p "${GEN}/openapi"
 report=$(mktemp)
-trap 'rm -f "${report}"' EXIT
+trap 'rm -f "${report}"; rm -rf "${proto_tmp}"' EXIT
 go tool openapi-gen --go-header-file "${HEADER}" \
   --output-dir "${GEN}/openapi" --output-pkg "${MODULE}/${GEN}/openapi" \
   --output-file zz_generated.openapi.go \

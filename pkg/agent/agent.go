@@ -27,6 +27,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/controllers/workstatus"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/metrics"
 )
 
@@ -86,7 +87,7 @@ type Agent struct {
 func New(ctx context.Context, cfg Config, m *metrics.ControllerManager, own *metrics.Agent, ready *atomic.Bool) (*Agent, error) {
 	a := &Agent{cfg: cfg, metrics: m, own: own, ready: ready, cred: &credential{}}
 	var err error
-	if a.member, err = kubernetes.NewForConfig(cfg.Member); err != nil {
+	if a.member, err = kubernetes.NewForConfig(kubeconfig.Protobuf(cfg.Member)); err != nil {
 		return nil, fmt.Errorf("member client: %w", err)
 	}
 	a.store = credentialStore{file: cfg.CredentialFile, secret: cfg.CredentialSecret, member: a.member}
@@ -99,7 +100,7 @@ func New(ctx context.Context, cfg Config, m *metrics.ControllerManager, own *met
 	}
 	a.mcoConfig.QPS, a.mcoConfig.Burst, a.mcoConfig.UserAgent = cfg.QPS, cfg.Burst, componentName
 	watchMCO(a.mcoConfig, own, &a.refused)
-	if a.mco, err = mcoclient.NewForConfig(a.mcoConfig); err != nil {
+	if a.mco, err = mcoclient.NewForConfig(kubeconfig.Protobuf(a.mcoConfig)); err != nil {
 		return nil, fmt.Errorf("mco client: %w", err)
 	}
 	return a, nil

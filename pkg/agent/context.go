@@ -16,6 +16,7 @@ import (
 	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/interpreter/lua"
 	"github.com/mco-org/mco/pkg/join"
+	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/member"
 )
 
@@ -27,7 +28,7 @@ const componentName = "mco-agent"
 // clients. Nothing of it outlives ctx.
 func (a *Agent) newContext(ctx context.Context) (*shared.Context, error) {
 	name := a.cfg.Identity.Name
-	kube, err := kubernetes.NewForConfig(a.mcoConfig)
+	kube, err := kubernetes.NewForConfig(kubeconfig.Protobuf(a.mcoConfig))
 	if err != nil {
 		return nil, fmt.Errorf("kube client of mco: %w", err)
 	}

@@ -30,6 +30,7 @@ import (
 	"github.com/mco-org/mco/pkg/interpreter"
 	"github.com/mco-org/mco/pkg/interpreter/lua"
 	"github.com/mco-org/mco/pkg/join"
+	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/member"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/template"
@@ -38,11 +39,11 @@ import (
 // newContext builds the clients, informer factories and caches every
 // controller shares.
 func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.ControllerManager) (*shared.Context, error) {
-	mco, err := mcoclient.NewForConfig(cfg)
+	mco, err := mcoclient.NewForConfig(kubeconfig.Protobuf(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("mco client: %w", err)
 	}
-	kube, err := kubernetes.NewForConfig(cfg)
+	kube, err := kubernetes.NewForConfig(kubeconfig.Protobuf(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("kube client: %w", err)
 	}

@@ -27,6 +27,7 @@ import (
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	mcoinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions"
+	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/rollout"
 	"github.com/mco-org/mco/pkg/rolloutops"
 )
@@ -81,11 +82,11 @@ type kind struct {
 // informers; Start runs them. namespace is the user's own (from -n or
 // the kubeconfig), used where a cluster-wide list is refused.
 func NewLiveSource(ctx context.Context, cfg *rest.Config, namespace string) (*LiveSource, error) {
-	kube, err := kubernetes.NewForConfig(cfg)
+	kube, err := kubernetes.NewForConfig(kubeconfig.Protobuf(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("client of mco: %w", err)
 	}
-	mco, err := mcoclient.NewForConfig(cfg)
+	mco, err := mcoclient.NewForConfig(kubeconfig.Protobuf(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("client of mco: %w", err)
 	}

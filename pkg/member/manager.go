@@ -27,6 +27,7 @@ import (
 	"github.com/mco-org/mco/pkg/controller"
 	clusterinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions/cluster/v1alpha1"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/kubeconfig"
 )
 
 // Clients reach one member cluster. They are shared: do not modify.
@@ -223,7 +224,7 @@ func (m *Manager) build(c *clusterv1alpha1.Cluster, secret *corev1.Secret, fp st
 // newClients builds the clients of cluster from cfg; their informers run
 // until parent ends or the clients are stopped.
 func newClients(parent context.Context, cluster string, cfg *rest.Config) (*Clients, error) {
-	kube, err := kubernetes.NewForConfig(cfg)
+	kube, err := kubernetes.NewForConfig(kubeconfig.Protobuf(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("client of cluster %s: %w", cluster, err)
 	}

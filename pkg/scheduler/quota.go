@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -98,7 +99,7 @@ func (g *quotaGuard) check(ctx context.Context, client mcoclient.Interface, b *b
 	}
 	var refusals []string
 	for _, q := range quotas {
-		names := quota.Names(q.Spec.Overall)
+		names := quota.Names(corev1.ResourceList(q.Spec.Overall))
 		before := quota.Usage(&workv1alpha2.ResourceBindingSpec{}, nil, names)
 		for i := range list.Items {
 			other := &list.Items[i]
@@ -109,7 +110,7 @@ func (g *quotaGuard) check(ctx context.Context, client mcoclient.Interface, b *b
 		after := before.DeepCopy()
 		quota.Add(before, quota.Usage(b.Spec, b.Spec.Clusters, names))
 		quota.Add(after, quota.Usage(b.Spec, clusters, names))
-		if excess := quota.Excess(before, after, q.Spec.Overall); len(excess) > 0 {
+		if excess := quota.Excess(before, after, corev1.ResourceList(q.Spec.Overall)); len(excess) > 0 {
 			refusals = append(refusals, fmt.Sprintf("FederatedResourceQuota %s/%s: %s", ns, q.Name, strings.Join(excess, "; ")))
 		}
 	}

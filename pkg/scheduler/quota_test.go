@@ -47,7 +47,7 @@ func TestQuotaGuardCheck(t *testing.T) {
 	t.Parallel()
 	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	if err := indexer.Add(&policyv1alpha1.FederatedResourceQuota{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "q"},
-		Spec: policyv1alpha1.FederatedResourceQuotaSpec{Overall: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}}}); err != nil {
+		Spec: policyv1alpha1.FederatedResourceQuotaSpec{Overall: policyv1alpha1.ResourceQuantities{corev1.ResourceCPU: resource.MustParse("1")}}}); err != nil {
 		t.Fatal(err)
 	}
 	g := &quotaGuard{quotas: policylisters.NewFederatedResourceQuotaLister(indexer), locks: map[string]*sync.Mutex{}}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -16,7 +15,6 @@ import (
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	genericfilters "k8s.io/apiserver/pkg/server/filters"
-	serverstorage "k8s.io/apiserver/pkg/server/storage"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/informers"
@@ -33,6 +31,7 @@ import (
 	nscontroller "github.com/mco-org/mco/pkg/controllers/namespace"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	generatedopenapi "github.com/mco-org/mco/pkg/generated/openapi"
+	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/registry/karmada"
 	"github.com/mco-org/mco/pkg/registry/resource"
 	"github.com/mco-org/mco/pkg/version"
@@ -91,7 +90,7 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loopback dynamic client: %w", err)
 	}
-	mcoClient, err := mcoclient.NewForConfig(gc.LoopbackClientConfig)
+	mcoClient, err := mcoclient.NewForConfig(kubeconfig.Protobuf(gc.LoopbackClientConfig))
 	if err != nil {
 		return nil, fmt.Errorf("loopback client: %w", err)
 	}
@@ -141,44 +140,6 @@ func (o *Options) applyOpenAPI(gc *genericapiserver.Config, resources []*resourc
 	gc.OpenAPIV3Config.Info.Title = "mco"
 	gc.OpenAPIV3Config.Info.Version = version.Get().GitVersion
 	return nil
-}
-
-// applyStorage configures etcd storage and audit.
-func (o *Options) applyStorage(gc *genericapiserver.Config, scheme *runtime.Scheme, codecs serializer.CodecFactory, resources []*resource.Spec) error {
-	encoding := serverstorage.NewDefaultResourceEncodingConfig(scheme)
-	enabled := serverstorage.NewResourceConfig()
-	for _, r := range resources {
-		encoding.SetResourceEncoding(r.Resource, r.GroupVersion(), r.InternalGroupVersion())
-		enabled.EnableVersions(r.GroupVersion())
-	}
-	factory := serverstorage.NewDefaultStorageFactory(o.Etcd.StorageConfig, o.Etcd.DefaultStorageMediaType,
-		codecs, encoding, enabled, nil)
-	// Kinds with protobuf encodings (those of k8s.io/api) are stored as
-	// protobuf, like kube-apiserver stores them: smaller and faster to
-	// decode. mco's own kinds have none and stay JSON.
-	// Keys of mco's own kinds carry their group, as CRDs' do in
-	// kube-apiserver (/registry/<group>/<resource>/...), so that no plural can
-	// collide with a built-in one.
-	for _, r := range resources {
-		if _, ok := r.New().(protoMarshaler); ok {
-			factory.SetSerializer(r.Resource, runtime.ContentTypeProtobuf, nil)
-		} else {
-			factory.SetResourceEtcdPrefix(r.Resource, r.Resource.Group+"/"+r.Resource.Resource)
-		}
-	}
-	if err := o.Audit.ApplyTo(gc); err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
-	if err := o.Etcd.ApplyWithStorageFactoryTo(factory, gc); err != nil {
-		return fmt.Errorf("etcd storage: %w", err)
-	}
-	return nil
-}
-
-// protoMarshaler is implemented by types generated with protobuf encodings.
-type protoMarshaler interface {
-	Marshal() ([]byte, error)
-	Unmarshal([]byte) error
 }
 
 // servedGroups are the API groups mco-apiserver serves: its table's,

@@ -41,9 +41,9 @@ func rl(kv ...string) corev1.ResourceList {
 
 func testQuota(clusters ...string) *policyv1alpha1.FederatedResourceQuota {
 	q := &policyv1alpha1.FederatedResourceQuota{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "team"},
-		Spec: policyv1alpha1.FederatedResourceQuotaSpec{Overall: rl("cpu", "2", "pods", "10")}}
+		Spec: policyv1alpha1.FederatedResourceQuotaSpec{Overall: policyv1alpha1.ResourceQuantities(rl("cpu", "2", "pods", "10"))}}
 	for _, c := range clusters {
-		q.Spec.StaticAssignments = append(q.Spec.StaticAssignments, policyv1alpha1.StaticClusterAssignment{ClusterName: c, Hard: rl("pods", "5")})
+		q.Spec.StaticAssignments = append(q.Spec.StaticAssignments, policyv1alpha1.StaticClusterAssignment{ClusterName: c, Hard: policyv1alpha1.ResourceQuantities(rl("pods", "5"))})
 	}
 	return q
 }

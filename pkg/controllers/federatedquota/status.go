@@ -35,8 +35,8 @@ import (
 // ResourceQuota as it reports it, sorted by cluster.
 func desiredStatus(q *policyv1alpha1.FederatedResourceQuota, bindings []*workv1alpha2.ResourceBinding,
 	works []*workv1alpha1.Work) policyv1alpha1.FederatedResourceQuotaStatus {
-	st := policyv1alpha1.FederatedResourceQuotaStatus{Overall: q.Spec.Overall.DeepCopy()}
-	names := quota.Names(q.Spec.Overall)
+	st := policyv1alpha1.FederatedResourceQuotaStatus{Overall: corev1.ResourceList(q.Spec.Overall.DeepCopy())}
+	names := quota.Names(corev1.ResourceList(q.Spec.Overall))
 	if len(names) > 0 {
 		used := quota.Usage(&workv1alpha2.ResourceBindingSpec{}, nil, names)
 		for _, b := range bindings {

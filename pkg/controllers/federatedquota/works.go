@@ -51,7 +51,7 @@ func desiredWork(q *policyv1alpha1.FederatedResourceQuota, a *policyv1alpha1.Sta
 	rq := corev1.ResourceQuota{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ResourceQuota"},
 		ObjectMeta: metav1.ObjectMeta{Name: q.Name, Namespace: q.Namespace},
-		Spec:       corev1.ResourceQuotaSpec{Hard: a.Hard},
+		Spec:       corev1.ResourceQuotaSpec{Hard: corev1.ResourceList(a.Hard)},
 	}
 	raw, err := json.Marshal(manifestOf(&rq))
 	if err != nil {

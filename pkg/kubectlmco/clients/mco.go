@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	"github.com/mco-org/mco/pkg/kubeconfig"
 )
 
 // Client rates: the plugin makes few requests, and client-side throttling
@@ -54,11 +55,11 @@ func (f *Factory) Namespace() (string, error) {
 
 // MCO returns clients of mco's built-in and own API groups.
 func MCO(cfg *rest.Config) (kubernetes.Interface, mcoclient.Interface, error) {
-	kube, err := kubernetes.NewForConfig(cfg)
+	kube, err := kubernetes.NewForConfig(kubeconfig.Protobuf(cfg))
 	if err != nil {
 		return nil, nil, fmt.Errorf("client of mco: %w", err)
 	}
-	mco, err := mcoclient.NewForConfig(cfg)
+	mco, err := mcoclient.NewForConfig(kubeconfig.Protobuf(cfg))
 	if err != nil {
 		return nil, nil, fmt.Errorf("client of mco: %w", err)
 	}

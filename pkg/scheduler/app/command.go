@@ -14,6 +14,7 @@ import (
 	"github.com/mco-org/mco/pkg/component"
 	"github.com/mco-org/mco/pkg/events"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/scheduler"
 	"github.com/mco-org/mco/pkg/version"
@@ -84,7 +85,7 @@ func (o *options) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	client, err := mcoclient.NewForConfig(cfg)
+	client, err := mcoclient.NewForConfig(kubeconfig.Protobuf(cfg))
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func (o *options) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("register metrics: %w", err)
 	}
-	kube, err := kubernetes.NewForConfig(cfg)
+	kube, err := kubernetes.NewForConfig(kubeconfig.Protobuf(cfg))
 	if err != nil {
 		return err
 	}

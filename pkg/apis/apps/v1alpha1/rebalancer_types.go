@@ -28,77 +28,77 @@ import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 // status records the outcome per workload.
 type WorkloadRebalancer struct {
 	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Spec lists the workloads to rebalance.
 	// +required
-	Spec WorkloadRebalancerSpec `json:"spec"`
+	Spec WorkloadRebalancerSpec `json:"spec" protobuf:"bytes,2,opt,name=spec"`
 
 	// Status is the outcome, per workload.
 	// +optional
-	Status WorkloadRebalancerStatus `json:"status,omitempty"`
+	Status WorkloadRebalancerStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // WorkloadRebalancerSpec lists the workloads to rebalance.
 type WorkloadRebalancerSpec struct {
 	// Workloads are the resource templates to reschedule; at least one.
 	// +required
-	Workloads []ObjectReference `json:"workloads"`
+	Workloads []ObjectReference `json:"workloads" protobuf:"bytes,1,rep,name=workloads"`
 
 	// TTLSecondsAfterFinished, when set, deletes the rebalancer that many
 	// seconds after every workload has a result (0: at once). Unset, it
 	// stays until deleted.
 	// +optional
-	TTLSecondsAfterFinished *int32 `json:"ttlSecondsAfterFinished,omitempty"`
+	TTLSecondsAfterFinished *int32 `json:"ttlSecondsAfterFinished,omitempty" protobuf:"varint,2,opt,name=ttlSecondsAfterFinished"`
 }
 
 // ObjectReference names one resource template.
 type ObjectReference struct {
 	// APIVersion of the template, e.g. apps/v1.
 	// +required
-	APIVersion string `json:"apiVersion"`
+	APIVersion string `json:"apiVersion" protobuf:"bytes,1,opt,name=apiVersion"`
 
 	// Kind of the template, e.g. Deployment.
 	// +required
-	Kind string `json:"kind"`
+	Kind string `json:"kind" protobuf:"bytes,2,opt,name=kind"`
 
 	// Name of the template.
 	// +required
-	Name string `json:"name"`
+	Name string `json:"name" protobuf:"bytes,3,opt,name=name"`
 
 	// Namespace of the template; empty for a cluster-scoped one.
 	// +optional
-	Namespace string `json:"namespace,omitempty"`
+	Namespace string `json:"namespace,omitempty" protobuf:"bytes,4,opt,name=namespace"`
 }
 
 // WorkloadRebalancerStatus is the outcome of a rebalancer.
 type WorkloadRebalancerStatus struct {
 	// ObservedWorkloads holds the result of each workload.
 	// +optional
-	ObservedWorkloads []ObservedWorkload `json:"observedWorkloads,omitempty"`
+	ObservedWorkloads []ObservedWorkload `json:"observedWorkloads,omitempty" protobuf:"bytes,1,rep,name=observedWorkloads"`
 
 	// ObservedGeneration is the generation the results are for.
 	// +optional
-	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	ObservedGeneration int64 `json:"observedGeneration,omitempty" protobuf:"varint,2,opt,name=observedGeneration"`
 
 	// FinishTime is when every workload had a result.
 	// +optional
-	FinishTime *metav1.Time `json:"finishTime,omitempty"`
+	FinishTime *metav1.Time `json:"finishTime,omitempty" protobuf:"bytes,3,opt,name=finishTime"`
 }
 
 // ObservedWorkload is the result for one workload.
 type ObservedWorkload struct {
 	// Workload is the template.
 	// +required
-	Workload ObjectReference `json:"workload"`
+	Workload ObjectReference `json:"workload" protobuf:"bytes,1,opt,name=workload"`
 
 	// Result is Successful (a fresh decision was requested) or Failed.
 	// +optional
-	Result RebalanceResult `json:"result,omitempty"`
+	Result RebalanceResult `json:"result,omitempty" protobuf:"bytes,2,opt,name=result,casttype=RebalanceResult"`
 
 	// Reason says why it failed.
 	// +optional
-	Reason RebalanceFailedReason `json:"reason,omitempty"`
+	Reason RebalanceFailedReason `json:"reason,omitempty" protobuf:"bytes,3,opt,name=reason,casttype=RebalanceFailedReason"`
 }
 
 // RebalanceResult is the outcome for one workload.
@@ -125,8 +125,8 @@ const (
 // WorkloadRebalancerList is a list of WorkloadRebalancers.
 type WorkloadRebalancerList struct {
 	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Items are the rebalancers.
-	Items []WorkloadRebalancer `json:"items"`
+	Items []WorkloadRebalancer `json:"items" protobuf:"bytes,2,rep,name=items"`
 }

@@ -16,7 +16,7 @@ type ClusterProxyOptions struct {
 	metav1.TypeMeta `json:",inline"`
 
 	// Path is the path below the member's API endpoint the request goes to.
-	Path string `json:"path,omitempty"`
+	Path string `json:"path,omitempty" protobuf:"bytes,1,opt,name=path"`
 }
 
 // addProxyOptionsConversion lets the API server decode the subresource's

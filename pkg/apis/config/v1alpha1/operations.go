@@ -35,14 +35,14 @@ const (
 
 // ScriptRule is one operation's script in a CustomizationRules.
 type ScriptRule struct {
-	Operation InterpreterOperation
+	Operation InterpreterOperation `protobuf:"bytes,1,opt,name=operation,casttype=InterpreterOperation"`
 	// Field is the rule's field name in CustomizationRules.
-	Field string
+	Field string `protobuf:"bytes,2,opt,name=field"`
 	// Function is the Lua function the script must define.
-	Function string
+	Function string `protobuf:"bytes,3,opt,name=function"`
 	// Set tells whether the rule is given; Script is then its Lua source.
-	Set    bool
-	Script string
+	Set    bool   `protobuf:"varint,4,opt,name=set"`
+	Script string `protobuf:"bytes,5,opt,name=script"`
 }
 
 // Rules lists every operation of c in a fixed order, set or not.

@@ -29,15 +29,15 @@ import (
 // Karmada does, whose controller for it lives outside Karmada).
 type MultiClusterIngress struct {
 	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Spec is the Ingress's spec.
 	// +optional
-	Spec networkingv1.IngressSpec `json:"spec,omitempty"`
+	Spec networkingv1.IngressSpec `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
 
 	// Status is the Ingress's status.
 	// +optional
-	Status networkingv1.IngressStatus `json:"status,omitempty"`
+	Status networkingv1.IngressStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -45,8 +45,8 @@ type MultiClusterIngress struct {
 // MultiClusterIngressList is a list of MultiClusterIngresses.
 type MultiClusterIngressList struct {
 	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Items are the MultiClusterIngresses.
-	Items []MultiClusterIngress `json:"items"`
+	Items []MultiClusterIngress `json:"items" protobuf:"bytes,2,rep,name=items"`
 }

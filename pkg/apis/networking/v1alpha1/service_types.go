@@ -40,15 +40,15 @@ const (
 // Service under its own name.
 type MultiClusterService struct {
 	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Spec says how and where the Service is exposed.
-	Spec MultiClusterServiceSpec `json:"spec"`
+	Spec MultiClusterServiceSpec `json:"spec" protobuf:"bytes,2,opt,name=spec"`
 
 	// Status holds the conditions ServiceApplied and
 	// EndpointSliceDispatched.
 	// +optional
-	Status corev1.ServiceStatus `json:"status,omitempty"`
+	Status corev1.ServiceStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // MultiClusterServiceSpec says how and where a Service is exposed.
@@ -56,44 +56,44 @@ type MultiClusterServiceSpec struct {
 	// Types says how the Service is exposed: one of CrossCluster and
 	// LoadBalancer; immutable.
 	// +required
-	Types []ExposureType `json:"types"`
+	Types []ExposureType `json:"types" protobuf:"bytes,1,rep,name=types,casttype=ExposureType"`
 
 	// Ports limits the exposed ports to these; all the Service's ports
 	// when empty.
 	// +optional
-	Ports []ExposurePort `json:"ports,omitempty"`
+	Ports []ExposurePort `json:"ports,omitempty" protobuf:"bytes,2,rep,name=ports"`
 
 	// Range names the clusters the Service is exposed in.
 	// Deprecated: use ProviderClusters and ConsumerClusters.
 	// +optional
-	Range ExposureRange `json:"range,omitempty"`
+	Range ExposureRange `json:"range,omitempty" protobuf:"bytes,3,opt,name=range"`
 
 	// ServiceProvisionClusters are the clusters that provide the Service.
 	// Deprecated: use ProviderClusters.
 	// +optional
-	ServiceProvisionClusters []string `json:"serviceProvisionClusters,omitempty"`
+	ServiceProvisionClusters []string `json:"serviceProvisionClusters,omitempty" protobuf:"bytes,4,rep,name=serviceProvisionClusters"`
 
 	// ServiceConsumptionClusters are the clusters that consume the Service.
 	// Deprecated: use ConsumerClusters.
 	// +optional
-	ServiceConsumptionClusters []string `json:"serviceConsumptionClusters,omitempty"`
+	ServiceConsumptionClusters []string `json:"serviceConsumptionClusters,omitempty" protobuf:"bytes,5,rep,name=serviceConsumptionClusters"`
 
 	// ProviderClusters are the clusters whose endpoints back the Service;
 	// every joined cluster when empty.
 	// +optional
-	ProviderClusters []ClusterSelector `json:"providerClusters,omitempty"`
+	ProviderClusters []ClusterSelector `json:"providerClusters,omitempty" protobuf:"bytes,6,rep,name=providerClusters"`
 
 	// ConsumerClusters are the clusters where clients reach the Service;
 	// every joined cluster when empty.
 	// +optional
-	ConsumerClusters []ClusterSelector `json:"consumerClusters,omitempty"`
+	ConsumerClusters []ClusterSelector `json:"consumerClusters,omitempty" protobuf:"bytes,7,rep,name=consumerClusters"`
 }
 
 // ClusterSelector names one cluster.
 type ClusterSelector struct {
 	// Name is the cluster's name.
 	// +required
-	Name string `json:"name,omitempty"`
+	Name string `json:"name,omitempty" protobuf:"bytes,1,opt,name=name"`
 }
 
 // ExposureType is a way of exposing a Service.
@@ -113,18 +113,18 @@ const (
 type ExposurePort struct {
 	// Name is the port's name in the Service.
 	// +optional
-	Name string `json:"name,omitempty"`
+	Name string `json:"name,omitempty" protobuf:"bytes,1,opt,name=name"`
 
 	// Port is the Service's port number.
 	// +required
-	Port int32 `json:"port"`
+	Port int32 `json:"port" protobuf:"varint,2,opt,name=port"`
 }
 
 // ExposureRange names clusters.
 type ExposureRange struct {
 	// ClusterNames are the clusters' names.
 	// +optional
-	ClusterNames []string `json:"clusterNames,omitempty"`
+	ClusterNames []string `json:"clusterNames,omitempty" protobuf:"bytes,1,rep,name=clusterNames"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -132,8 +132,8 @@ type ExposureRange struct {
 // MultiClusterServiceList is a list of MultiClusterServices.
 type MultiClusterServiceList struct {
 	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Items are the MultiClusterServices.
-	Items []MultiClusterService `json:"items"`
+	Items []MultiClusterService `json:"items" protobuf:"bytes,2,rep,name=items"`
 }

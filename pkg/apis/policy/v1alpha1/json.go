@@ -23,7 +23,7 @@ import "bytes"
 // On the wire it is the bare value, with no wrapping object.
 type JSON struct {
 	// Raw is the encoded value.
-	Raw []byte `json:"-"`
+	Raw []byte `json:"-" protobuf:"bytes,1,opt,name=raw"`
 }
 
 var jsonNull = []byte("null")

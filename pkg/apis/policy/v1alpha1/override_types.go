@@ -28,10 +28,10 @@ import (
 // to particular member clusters.
 type OverridePolicy struct {
 	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Spec is what the user asks for.
-	Spec OverrideSpec `json:"spec"`
+	Spec OverrideSpec `json:"spec" protobuf:"bytes,2,opt,name=spec"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -39,10 +39,10 @@ type OverridePolicy struct {
 // OverridePolicyList is a page of OverridePolicy objects.
 type OverridePolicyList struct {
 	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Items are the policies of this page.
-	Items []OverridePolicy `json:"items"`
+	Items []OverridePolicy `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
 // +genclient
@@ -54,10 +54,10 @@ type OverridePolicyList struct {
 // match resources in any namespace and cluster-scoped resources.
 type ClusterOverridePolicy struct {
 	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Spec is what the user asks for.
-	Spec OverrideSpec `json:"spec"`
+	Spec OverrideSpec `json:"spec" protobuf:"bytes,2,opt,name=spec"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -65,42 +65,42 @@ type ClusterOverridePolicy struct {
 // ClusterOverridePolicyList is a page of ClusterOverridePolicy objects.
 type ClusterOverridePolicyList struct {
 	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Items are the policies of this page.
-	Items []ClusterOverridePolicy `json:"items"`
+	Items []ClusterOverridePolicy `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
 // OverrideSpec is the body shared by OverridePolicy and ClusterOverridePolicy.
 type OverrideSpec struct {
 	// ResourceSelectors picks the resources to change; nil matches all of them.
 	// +optional
-	ResourceSelectors []ResourceSelector `json:"resourceSelectors,omitempty"`
+	ResourceSelectors []ResourceSelector `json:"resourceSelectors,omitempty" protobuf:"bytes,1,rep,name=resourceSelectors"`
 
 	// OverrideRules are the changes, each for its own set of clusters.
 	// +optional
-	OverrideRules []RuleWithCluster `json:"overrideRules,omitempty"`
+	OverrideRules []RuleWithCluster `json:"overrideRules,omitempty" protobuf:"bytes,2,rep,name=overrideRules"`
 
 	// TargetCluster is the cluster filter of the old single-rule form.
 	// Deprecated: use OverrideRules.
 	// +optional
-	TargetCluster *ClusterAffinity `json:"targetCluster,omitempty"`
+	TargetCluster *ClusterAffinity `json:"targetCluster,omitempty" protobuf:"bytes,3,opt,name=targetCluster"`
 
 	// Overriders are the changes of the old single-rule form.
 	// Deprecated: use OverrideRules.
 	// +optional
-	Overriders Overriders `json:"overriders"`
+	Overriders Overriders `json:"overriders" protobuf:"bytes,4,opt,name=overriders"`
 }
 
 // RuleWithCluster applies a set of changes to the resources sent to some clusters.
 type RuleWithCluster struct {
 	// TargetCluster picks the clusters the rule is for; nil means all of them.
 	// +optional
-	TargetCluster *ClusterAffinity `json:"targetCluster,omitempty"`
+	TargetCluster *ClusterAffinity `json:"targetCluster,omitempty" protobuf:"bytes,1,opt,name=targetCluster"`
 
 	// Overriders are the changes to make.
 	// +required
-	Overriders Overriders `json:"overriders"`
+	Overriders Overriders `json:"overriders" protobuf:"bytes,2,opt,name=overriders"`
 }
 
 // Overriders holds the changes of one rule, grouped by kind. They run in this
@@ -108,30 +108,30 @@ type RuleWithCluster struct {
 type Overriders struct {
 	// Plaintext changes any field by JSON-patch-like path and value.
 	// +optional
-	Plaintext []PlaintextOverrider `json:"plaintext,omitempty"`
+	Plaintext []PlaintextOverrider `json:"plaintext,omitempty" protobuf:"bytes,1,rep,name=plaintext"`
 
 	// ImageOverrider changes parts of container images.
 	// +optional
-	ImageOverrider []ImageOverrider `json:"imageOverrider,omitempty"`
+	ImageOverrider []ImageOverrider `json:"imageOverrider,omitempty" protobuf:"bytes,2,rep,name=imageOverrider"`
 
 	// CommandOverrider changes the command of a container.
 	// +optional
-	CommandOverrider []CommandArgsOverrider `json:"commandOverrider,omitempty"`
+	CommandOverrider []CommandArgsOverrider `json:"commandOverrider,omitempty" protobuf:"bytes,3,rep,name=commandOverrider"`
 
 	// ArgsOverrider changes the args of a container.
 	// +optional
-	ArgsOverrider []CommandArgsOverrider `json:"argsOverrider,omitempty"`
+	ArgsOverrider []CommandArgsOverrider `json:"argsOverrider,omitempty" protobuf:"bytes,4,rep,name=argsOverrider"`
 
 	// LabelsOverrider changes the labels of the resource.
 	// +optional
-	LabelsOverrider []LabelAnnotationOverrider `json:"labelsOverrider,omitempty"`
+	LabelsOverrider []LabelAnnotationOverrider `json:"labelsOverrider,omitempty" protobuf:"bytes,5,rep,name=labelsOverrider"`
 
 	// AnnotationsOverrider changes the annotations of the resource.
 	// +optional
-	AnnotationsOverrider []LabelAnnotationOverrider `json:"annotationsOverrider,omitempty"`
+	AnnotationsOverrider []LabelAnnotationOverrider `json:"annotationsOverrider,omitempty" protobuf:"bytes,6,rep,name=annotationsOverrider"`
 
 	// FieldOverrider edits a JSON or YAML document stored inside one string
 	// field, such as a ConfigMap data entry.
 	// +optional
-	FieldOverrider []FieldOverrider `json:"fieldOverrider,omitempty"`
+	FieldOverrider []FieldOverrider `json:"fieldOverrider,omitempty" protobuf:"bytes,7,rep,name=fieldOverrider"`
 }

@@ -20,14 +20,14 @@ package v1alpha1
 // JSON-pointer path.
 type PlaintextOverrider struct {
 	// Path is the JSON pointer of the field, e.g. "/spec/replicas".
-	Path string `json:"path"`
+	Path string `json:"path" protobuf:"bytes,1,opt,name=path"`
 
 	// Operator is add, remove or replace.
-	Operator OverriderOperator `json:"operator"`
+	Operator OverriderOperator `json:"operator" protobuf:"bytes,2,opt,name=operator,casttype=OverriderOperator"`
 
 	// Value is the new value, any JSON; leave it empty for remove.
 	// +optional
-	Value JSON `json:"value,omitempty"`
+	Value JSON `json:"value,omitempty" protobuf:"bytes,3,opt,name=value"`
 }
 
 // ImageOverrider changes one part of container images.
@@ -35,53 +35,53 @@ type ImageOverrider struct {
 	// Predicate picks which image field to change. Nil means the container
 	// images of Pods and of the usual workload kinds.
 	// +optional
-	Predicate *ImagePredicate `json:"predicate,omitempty"`
+	Predicate *ImagePredicate `json:"predicate,omitempty" protobuf:"bytes,1,opt,name=predicate"`
 
 	// Component is the part of "[registry/]repository[:tag]" to change:
 	// Registry, Repository or Tag.
 	// +required
-	Component ImageComponent `json:"component"`
+	Component ImageComponent `json:"component" protobuf:"bytes,2,opt,name=component,casttype=ImageComponent"`
 
 	// Operator is add, remove or replace.
 	// +required
-	Operator OverriderOperator `json:"operator"`
+	Operator OverriderOperator `json:"operator" protobuf:"bytes,3,opt,name=operator,casttype=OverriderOperator"`
 
 	// Value is the new part; needed for add and replace, ignored for remove.
 	// +optional
-	Value string `json:"value,omitempty"`
+	Value string `json:"value,omitempty" protobuf:"bytes,4,opt,name=value"`
 }
 
 // ImagePredicate points at the image field to change.
 type ImagePredicate struct {
 	// Path is the JSON pointer of the image field.
 	// +required
-	Path string `json:"path"`
+	Path string `json:"path" protobuf:"bytes,1,opt,name=path"`
 }
 
 // CommandArgsOverrider adds or removes items of a container's command or args.
 type CommandArgsOverrider struct {
 	// ContainerName is the container to change.
 	// +required
-	ContainerName string `json:"containerName"`
+	ContainerName string `json:"containerName" protobuf:"bytes,1,opt,name=containerName"`
 
 	// Operator is add (append Value) or remove (drop matching items).
 	// +required
-	Operator OverriderOperator `json:"operator"`
+	Operator OverriderOperator `json:"operator" protobuf:"bytes,2,opt,name=operator,casttype=OverriderOperator"`
 
 	// Value lists the items to append or drop; empty changes nothing.
 	// +optional
-	Value []string `json:"value,omitempty"`
+	Value []string `json:"value,omitempty" protobuf:"bytes,3,rep,name=value"`
 }
 
 // LabelAnnotationOverrider adds, removes or replaces labels or annotations.
 type LabelAnnotationOverrider struct {
 	// Operator is add, remove or replace.
 	// +required
-	Operator OverriderOperator `json:"operator"`
+	Operator OverriderOperator `json:"operator" protobuf:"bytes,1,opt,name=operator,casttype=OverriderOperator"`
 
 	// Value holds the keys and values to add, remove or replace.
 	// +required
-	Value map[string]string `json:"value"`
+	Value StringMap `json:"value" protobuf:"bytes,2,opt,name=value"`
 }
 
 // FieldOverrider edits a JSON or YAML document held in one string field of the
@@ -90,43 +90,49 @@ type FieldOverrider struct {
 	// FieldPath is the JSON pointer of the string field, e.g.
 	// "/data/db-config.yaml".
 	// +required
-	FieldPath string `json:"fieldPath"`
+	FieldPath string `json:"fieldPath" protobuf:"bytes,1,opt,name=fieldPath"`
 
 	// JSON are the edits when the field holds a JSON document.
 	// +optional
-	JSON []JSONPatchOperation `json:"json,omitempty"`
+	JSON []JSONPatchOperation `json:"json,omitempty" protobuf:"bytes,2,rep,name=json"`
 
 	// YAML are the edits when the field holds a YAML document.
 	// +optional
-	YAML []YAMLPatchOperation `json:"yaml,omitempty"`
+	YAML []YAMLPatchOperation `json:"yaml,omitempty" protobuf:"bytes,3,rep,name=yaml"`
 }
 
 // JSONPatchOperation is one edit inside a JSON document.
 type JSONPatchOperation struct {
 	// SubPath is the JSON pointer inside the document.
 	// +required
-	SubPath string `json:"subPath"`
+	SubPath string `json:"subPath" protobuf:"bytes,1,opt,name=subPath"`
 
 	// Operator is add, remove or replace.
 	// +required
-	Operator OverriderOperator `json:"operator"`
+	Operator OverriderOperator `json:"operator" protobuf:"bytes,2,opt,name=operator,casttype=OverriderOperator"`
 
 	// Value is the new value for add and replace; ignored for remove.
 	// +optional
-	Value JSON `json:"value,omitempty"`
+	Value JSON `json:"value,omitempty" protobuf:"bytes,3,opt,name=value"`
 }
 
 // YAMLPatchOperation is one edit inside a YAML document.
 type YAMLPatchOperation struct {
 	// SubPath is the JSON pointer inside the document.
 	// +required
-	SubPath string `json:"subPath"`
+	SubPath string `json:"subPath" protobuf:"bytes,1,opt,name=subPath"`
 
 	// Operator is add, remove or replace.
 	// +required
-	Operator OverriderOperator `json:"operator"`
+	Operator OverriderOperator `json:"operator" protobuf:"bytes,2,opt,name=operator,casttype=OverriderOperator"`
 
 	// Value is the new value for add and replace; ignored for remove.
 	// +optional
-	Value JSON `json:"value,omitempty"`
+	Value JSON `json:"value,omitempty" protobuf:"bytes,3,opt,name=value"`
 }
+
+// StringMap holds labels or annotations; an empty map and a missing one
+// stay apart, in protobuf as in JSON.
+// +protobuf.nullable=true
+// +protobuf.options.(gogoproto.goproto_stringer)=false
+type StringMap map[string]string

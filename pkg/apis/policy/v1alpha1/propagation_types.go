@@ -28,11 +28,11 @@ import (
 // which member clusters, and how.
 type PropagationPolicy struct {
 	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Spec is what the user asks for.
 	// +required
-	Spec PropagationSpec `json:"spec"`
+	Spec PropagationSpec `json:"spec" protobuf:"bytes,2,opt,name=spec"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -40,8 +40,8 @@ type PropagationPolicy struct {
 // PropagationPolicyList is a page of PropagationPolicy objects.
 type PropagationPolicyList struct {
 	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []PropagationPolicy `json:"items"`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Items           []PropagationPolicy `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
 // +genclient
@@ -53,11 +53,11 @@ type PropagationPolicyList struct {
 // can pick cluster-scoped resources and resources of any non-system namespace.
 type ClusterPropagationPolicy struct {
 	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Spec is what the user asks for.
 	// +required
-	Spec PropagationSpec `json:"spec"`
+	Spec PropagationSpec `json:"spec" protobuf:"bytes,2,opt,name=spec"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -65,8 +65,8 @@ type ClusterPropagationPolicy struct {
 // ClusterPropagationPolicyList is a page of ClusterPropagationPolicy objects.
 type ClusterPropagationPolicyList struct {
 	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []ClusterPropagationPolicy `json:"items"`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Items           []ClusterPropagationPolicy `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
 // PropagationSpec is the body shared by PropagationPolicy and
@@ -75,72 +75,72 @@ type PropagationSpec struct {
 	// ResourceSelectors picks the resource templates this policy claims. At
 	// least one is needed; an empty list never means "everything".
 	// +required
-	ResourceSelectors []ResourceSelector `json:"resourceSelectors"`
+	ResourceSelectors []ResourceSelector `json:"resourceSelectors" protobuf:"bytes,1,rep,name=resourceSelectors"`
 
 	// Association is the old name of PropagateDeps.
 	// Deprecated: use PropagateDeps.
 	// +optional
-	Association bool `json:"association,omitempty"`
+	Association bool `json:"association,omitempty" protobuf:"varint,2,opt,name=association"`
 
 	// PropagateDeps, when true, also sends the ConfigMaps, Secrets and other
 	// objects a selected workload refers to, and moves them with it on failover.
 	// +optional
-	PropagateDeps bool `json:"propagateDeps,omitempty"`
+	PropagateDeps bool `json:"propagateDeps,omitempty" protobuf:"varint,3,opt,name=propagateDeps"`
 
 	// Placement says which clusters may receive the resources and how replicas
 	// are split between them.
 	// +optional
-	Placement Placement `json:"placement,omitempty"`
+	Placement Placement `json:"placement,omitempty" protobuf:"bytes,4,opt,name=placement"`
 
 	// Priority ranks this policy against others matching the same resource;
 	// higher wins. Unset means 0.
 	// +optional
-	Priority *int32 `json:"priority,omitempty"`
+	Priority *int32 `json:"priority,omitempty" protobuf:"varint,5,opt,name=priority"`
 
 	// Preemption says whether this policy may take over resources already
 	// claimed by a lower-priority policy: Always or Never (the default).
 	// +optional
-	Preemption PreemptionBehavior `json:"preemption,omitempty"`
+	Preemption PreemptionBehavior `json:"preemption,omitempty" protobuf:"bytes,6,opt,name=preemption,casttype=PreemptionBehavior"`
 
 	// DependentOverrides names OverridePolicies in the same namespace that
 	// must exist before this policy takes effect.
 	// +optional
-	DependentOverrides []string `json:"dependentOverrides,omitempty"`
+	DependentOverrides []string `json:"dependentOverrides,omitempty" protobuf:"bytes,7,rep,name=dependentOverrides"`
 
 	// SchedulerName picks the scheduler that places the resources; empty means
 	// the default scheduler.
 	// +optional
-	SchedulerName string `json:"schedulerName,omitempty"`
+	SchedulerName string `json:"schedulerName,omitempty" protobuf:"bytes,8,opt,name=schedulerName"`
 
 	// Failover says how applications move away from failing clusters. Nil
 	// leaves application failover off.
 	// +optional
-	Failover *FailoverBehavior `json:"failover,omitempty"`
+	Failover *FailoverBehavior `json:"failover,omitempty" protobuf:"bytes,9,opt,name=failover"`
 
 	// ConflictResolution says what to do when the resource already exists in a
 	// member cluster: Abort (the default) or Overwrite.
 	// +optional
-	ConflictResolution ConflictResolution `json:"conflictResolution,omitempty"`
+	ConflictResolution ConflictResolution `json:"conflictResolution,omitempty" protobuf:"bytes,10,opt,name=conflictResolution,casttype=ConflictResolution"`
 
 	// ActivationPreference set to Lazy makes policy edits wait until each
 	// resource template itself changes. Empty applies edits at once.
 	// +optional
-	ActivationPreference ActivationPreference `json:"activationPreference,omitempty"`
+	ActivationPreference ActivationPreference `json:"activationPreference,omitempty" protobuf:"bytes,11,opt,name=activationPreference,casttype=ActivationPreference"`
 
 	// Suspension pauses parts of the propagation. Nil means nothing is paused.
 	// +optional
-	Suspension *Suspension `json:"suspension,omitempty"`
+	Suspension *Suspension `json:"suspension,omitempty" protobuf:"bytes,12,opt,name=suspension"`
 
 	// PreserveResourcesOnDeletion, when true, keeps the copies in member
 	// clusters after the resource template is deleted. Deleting the policy
 	// itself never removes anything.
 	// +optional
-	PreserveResourcesOnDeletion *bool `json:"preserveResourcesOnDeletion,omitempty"`
+	PreserveResourcesOnDeletion *bool `json:"preserveResourcesOnDeletion,omitempty" protobuf:"varint,13,opt,name=preserveResourcesOnDeletion"`
 
 	// SchedulePriority gives the selected workloads a scheduling priority
 	// taken from a PriorityClass (alpha).
 	// +optional
-	SchedulePriority *SchedulePriority `json:"schedulePriority,omitempty"`
+	SchedulePriority *SchedulePriority `json:"schedulePriority,omitempty" protobuf:"bytes,14,opt,name=schedulePriority"`
 }
 
 // ResourceSelector matches resource templates by type and, optionally, by
@@ -148,23 +148,23 @@ type PropagationSpec struct {
 type ResourceSelector struct {
 	// APIVersion of the resources, e.g. "apps/v1".
 	// +required
-	APIVersion string `json:"apiVersion"`
+	APIVersion string `json:"apiVersion" protobuf:"bytes,1,opt,name=apiVersion"`
 
 	// Kind of the resources, e.g. "Deployment".
 	// +required
-	Kind string `json:"kind"`
+	Kind string `json:"kind" protobuf:"bytes,2,opt,name=kind"`
 
 	// Namespace of the resources; empty means the namespace of the policy.
 	// +optional
-	Namespace string `json:"namespace,omitempty"`
+	Namespace string `json:"namespace,omitempty" protobuf:"bytes,3,opt,name=namespace"`
 
 	// Name of one resource; empty matches every name.
 	// +optional
-	Name string `json:"name,omitempty"`
+	Name string `json:"name,omitempty" protobuf:"bytes,4,opt,name=name"`
 
 	// LabelSelector narrows the match by labels. It is ignored when Name is set.
 	// +optional
-	LabelSelector *metav1.LabelSelector `json:"labelSelector,omitempty"`
+	LabelSelector *metav1.LabelSelector `json:"labelSelector,omitempty" protobuf:"bytes,5,opt,name=labelSelector"`
 }
 
 // Suspension pauses propagation, either everywhere or on some clusters.
@@ -172,18 +172,18 @@ type Suspension struct {
 	// Dispatching set to true stops sending changes to every cluster. Only
 	// true is meaningful; it cannot be combined with DispatchingOnClusters.
 	// +optional
-	Dispatching *bool `json:"dispatching,omitempty"`
+	Dispatching *bool `json:"dispatching,omitempty" protobuf:"varint,1,opt,name=dispatching"`
 
 	// DispatchingOnClusters stops sending changes to the listed clusters only.
 	// +optional
-	DispatchingOnClusters *SuspendClusters `json:"dispatchingOnClusters,omitempty"`
+	DispatchingOnClusters *SuspendClusters `json:"dispatchingOnClusters,omitempty" protobuf:"bytes,2,opt,name=dispatchingOnClusters"`
 }
 
 // SuspendClusters lists the clusters to pause, by name.
 type SuspendClusters struct {
 	// ClusterNames are the clusters to pause.
 	// +optional
-	ClusterNames []string `json:"clusterNames,omitempty"`
+	ClusterNames []string `json:"clusterNames,omitempty" protobuf:"bytes,1,rep,name=clusterNames"`
 }
 
 // SchedulePriority says where a workload's scheduling priority comes from.
@@ -191,9 +191,9 @@ type SchedulePriority struct {
 	// PriorityClassSource is where the PriorityClass is looked up. Only
 	// KubePriorityClass is accepted today.
 	// +required
-	PriorityClassSource PriorityClassSource `json:"priorityClassSource"`
+	PriorityClassSource PriorityClassSource `json:"priorityClassSource" protobuf:"bytes,1,opt,name=priorityClassSource,casttype=PriorityClassSource"`
 
 	// PriorityClassName is the PriorityClass to use.
 	// +required
-	PriorityClassName string `json:"priorityClassName"`
+	PriorityClassName string `json:"priorityClassName" protobuf:"bytes,2,opt,name=priorityClassName"`
 }

@@ -31,11 +31,11 @@ import (
 // it added where they are.
 type ClusterTaintPolicy struct {
 	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Spec says which clusters, when, and which taints.
 	// +required
-	Spec ClusterTaintPolicySpec `json:"spec"`
+	Spec ClusterTaintPolicySpec `json:"spec" protobuf:"bytes,2,opt,name=spec"`
 }
 
 // ClusterTaintPolicySpec is the body of a ClusterTaintPolicy.
@@ -43,38 +43,38 @@ type ClusterTaintPolicySpec struct {
 	// TargetClusters picks the Clusters the policy looks after; nil means
 	// every Cluster. A Cluster that stops matching keeps the taints it has.
 	// +optional
-	TargetClusters *ClusterAffinity `json:"targetClusters,omitempty"`
+	TargetClusters *ClusterAffinity `json:"targetClusters,omitempty" protobuf:"bytes,1,opt,name=targetClusters"`
 
 	// AddOnConditions must all hold for the taints to be added. An empty
 	// list never adds them.
 	// +optional
-	AddOnConditions []MatchCondition `json:"addOnConditions,omitempty"`
+	AddOnConditions []MatchCondition `json:"addOnConditions,omitempty" protobuf:"bytes,2,rep,name=addOnConditions"`
 
 	// RemoveOnConditions must all hold for the taints to be taken off. An
 	// empty list never takes them off.
 	// +optional
-	RemoveOnConditions []MatchCondition `json:"removeOnConditions,omitempty"`
+	RemoveOnConditions []MatchCondition `json:"removeOnConditions,omitempty" protobuf:"bytes,3,rep,name=removeOnConditions"`
 
 	// Taints are added to or removed from the targeted Clusters; at least
 	// one. Edits take effect the next time the conditions are evaluated.
 	// +required
-	Taints []Taint `json:"taints"`
+	Taints []Taint `json:"taints" protobuf:"bytes,4,rep,name=taints"`
 }
 
 // MatchCondition tests one status condition of a Cluster.
 type MatchCondition struct {
 	// ConditionType is the type of the Cluster condition, e.g. Ready.
 	// +required
-	ConditionType string `json:"conditionType"`
+	ConditionType string `json:"conditionType" protobuf:"bytes,1,opt,name=conditionType"`
 
 	// Operator is In or NotIn.
 	// +required
-	Operator MatchConditionOperator `json:"operator"`
+	Operator MatchConditionOperator `json:"operator" protobuf:"bytes,2,opt,name=operator,casttype=MatchConditionOperator"`
 
 	// StatusValues are the condition statuses (True, False, Unknown) the
 	// operator compares with.
 	// +required
-	StatusValues []metav1.ConditionStatus `json:"statusValues"`
+	StatusValues []metav1.ConditionStatus `json:"statusValues" protobuf:"bytes,3,rep,name=statusValues,casttype=k8s.io/apimachinery/pkg/apis/meta/v1.ConditionStatus"`
 }
 
 // MatchConditionOperator compares a condition's status with a list.
@@ -91,15 +91,15 @@ const (
 type Taint struct {
 	// Key of the taint.
 	// +required
-	Key string `json:"key"`
+	Key string `json:"key" protobuf:"bytes,1,opt,name=key"`
 
 	// Effect of the taint: NoSchedule or NoExecute.
 	// +required
-	Effect corev1.TaintEffect `json:"effect"`
+	Effect corev1.TaintEffect `json:"effect" protobuf:"bytes,2,opt,name=effect,casttype=k8s.io/api/core/v1.TaintEffect"`
 
 	// Value of the taint; may be empty.
 	// +optional
-	Value string `json:"value,omitempty"`
+	Value string `json:"value,omitempty" protobuf:"bytes,3,opt,name=value"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -107,6 +107,6 @@ type Taint struct {
 // ClusterTaintPolicyList is a page of ClusterTaintPolicy objects.
 type ClusterTaintPolicyList struct {
 	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []ClusterTaintPolicy `json:"items"`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Items           []ClusterTaintPolicy `json:"items" protobuf:"bytes,2,rep,name=items"`
 }

@@ -37,7 +37,7 @@ func ValidateFederatedResourceQuota(q *policyv1alpha1.FederatedResourceQuota) fi
 	if q.Spec.Overall == nil {
 		allErrs = append(allErrs, field.Required(spec.Child("overall"), "the overall limit is needed"))
 	}
-	allErrs = append(allErrs, validateResourceList(q.Spec.Overall, spec.Child("overall"))...)
+	allErrs = append(allErrs, validateResourceList(corev1.ResourceList(q.Spec.Overall), spec.Child("overall"))...)
 	sum := corev1.ResourceList{}
 	seen := map[string]bool{}
 	for i, a := range q.Spec.StaticAssignments {
@@ -52,8 +52,8 @@ func ValidateFederatedResourceQuota(q *policyv1alpha1.FederatedResourceQuota) fi
 		if a.Hard == nil {
 			allErrs = append(allErrs, field.Required(p.Child("hard"), ""))
 		}
-		allErrs = append(allErrs, validateResourceList(a.Hard, p.Child("hard"))...)
-		for _, name := range sortedNames(a.Hard) {
+		allErrs = append(allErrs, validateResourceList(corev1.ResourceList(a.Hard), p.Child("hard"))...)
+		for _, name := range sortedNames(corev1.ResourceList(a.Hard)) {
 			hard := a.Hard[name]
 			if _, ok := q.Spec.Overall[name]; !ok {
 				allErrs = append(allErrs, field.Invalid(p.Child("hard").Key(string(name)), hard.String(),

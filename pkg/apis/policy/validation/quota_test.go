@@ -26,8 +26,8 @@ import (
 	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 )
 
-func resources(kv ...string) corev1.ResourceList {
-	out := corev1.ResourceList{}
+func resources(kv ...string) policyv1alpha1.ResourceQuantities {
+	out := policyv1alpha1.ResourceQuantities{}
 	for i := 0; i < len(kv); i += 2 {
 		out[corev1.ResourceName(kv[i])] = resource.MustParse(kv[i+1])
 	}

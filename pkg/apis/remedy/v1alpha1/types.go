@@ -27,11 +27,11 @@ import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 // status: its outcome is each Cluster's status.remedyActions.
 type Remedy struct {
 	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Spec says which clusters, when, and what.
 	// +required
-	Spec RemedySpec `json:"spec"`
+	Spec RemedySpec `json:"spec" protobuf:"bytes,2,opt,name=spec"`
 }
 
 // RemedySpec says which clusters a Remedy watches, on which of their
@@ -39,23 +39,23 @@ type Remedy struct {
 type RemedySpec struct {
 	// ClusterAffinity selects the clusters; unset selects every cluster.
 	// +optional
-	ClusterAffinity *ClusterAffinity `json:"clusterAffinity,omitempty"`
+	ClusterAffinity *ClusterAffinity `json:"clusterAffinity,omitempty" protobuf:"bytes,1,opt,name=clusterAffinity"`
 
 	// DecisionMatches trigger the actions when any one of them holds;
 	// unset, the actions hold at once.
 	// +optional
-	DecisionMatches []DecisionMatch `json:"decisionMatches,omitempty"`
+	DecisionMatches []DecisionMatch `json:"decisionMatches,omitempty" protobuf:"bytes,2,rep,name=decisionMatches"`
 
 	// Actions are recorded on the clusters where a match holds.
 	// +optional
-	Actions []RemedyAction `json:"actions,omitempty"`
+	Actions []RemedyAction `json:"actions,omitempty" protobuf:"bytes,3,rep,name=actions,casttype=RemedyAction"`
 }
 
 // DecisionMatch is one requirement that triggers a Remedy.
 type DecisionMatch struct {
 	// ClusterConditionMatch is a requirement on a Cluster condition.
 	// +optional
-	ClusterConditionMatch *ClusterConditionRequirement `json:"clusterConditionMatch,omitempty"`
+	ClusterConditionMatch *ClusterConditionRequirement `json:"clusterConditionMatch,omitempty" protobuf:"bytes,1,opt,name=clusterConditionMatch"`
 }
 
 // ClusterConditionRequirement compares the status of one condition of a
@@ -63,15 +63,15 @@ type DecisionMatch struct {
 type ClusterConditionRequirement struct {
 	// ConditionType is the Cluster condition's type.
 	// +required
-	ConditionType ConditionType `json:"conditionType"`
+	ConditionType ConditionType `json:"conditionType" protobuf:"bytes,1,opt,name=conditionType,casttype=ConditionType"`
 
 	// Operator is Equal or NotEqual.
 	// +required
-	Operator ClusterConditionOperator `json:"operator"`
+	Operator ClusterConditionOperator `json:"operator" protobuf:"bytes,2,opt,name=operator,casttype=ClusterConditionOperator"`
 
 	// ConditionStatus is the status compared with the condition's.
 	// +required
-	ConditionStatus string `json:"conditionStatus"`
+	ConditionStatus string `json:"conditionStatus" protobuf:"bytes,3,opt,name=conditionStatus"`
 }
 
 // ConditionType is a type of Cluster condition a Remedy may watch.
@@ -94,7 +94,7 @@ const (
 type ClusterAffinity struct {
 	// ClusterNames are the clusters selected.
 	// +optional
-	ClusterNames []string `json:"clusterNames,omitempty"`
+	ClusterNames []string `json:"clusterNames,omitempty" protobuf:"bytes,1,rep,name=clusterNames"`
 }
 
 // RemedyAction is an action recorded on a Cluster.
@@ -108,6 +108,6 @@ const TrafficControl RemedyAction = "TrafficControl"
 // RemedyList is a list of Remedies.
 type RemedyList struct {
 	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []Remedy `json:"items"`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Items           []Remedy `json:"items" protobuf:"bytes,2,rep,name=items"`
 }

@@ -36,15 +36,15 @@ const (
 // execution namespace (karmada-es-<cluster>).
 type Work struct {
 	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Spec holds the manifests to apply.
 	// +required
-	Spec WorkSpec `json:"spec"`
+	Spec WorkSpec `json:"spec" protobuf:"bytes,2,opt,name=spec"`
 
 	// Status reports how applying the manifests went.
 	// +optional
-	Status WorkStatus `json:"status,omitempty"`
+	Status WorkStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -52,66 +52,66 @@ type Work struct {
 // WorkList is a page of Work objects.
 type WorkList struct {
 	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 
 	// Items are the Works on this page.
 	// +required
-	Items []Work `json:"items"`
+	Items []Work `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
 // WorkSpec is the desired content of a Work.
 type WorkSpec struct {
 	// Workload holds the manifests.
 	// +optional
-	Workload WorkloadTemplate `json:"workload,omitempty"`
+	Workload WorkloadTemplate `json:"workload,omitempty" protobuf:"bytes,1,opt,name=workload"`
 
 	// SuspendDispatching, when true, stops pushing the manifests to the member cluster;
 	// status is still collected. nil means not suspended.
 	// +optional
-	SuspendDispatching *bool `json:"suspendDispatching,omitempty"`
+	SuspendDispatching *bool `json:"suspendDispatching,omitempty" protobuf:"varint,2,opt,name=suspendDispatching"`
 
 	// PreserveResourcesOnDeletion leaves the applied resources in the member cluster when
 	// the Work is deleted.
 	// +optional
-	PreserveResourcesOnDeletion *bool `json:"preserveResourcesOnDeletion,omitempty"`
+	PreserveResourcesOnDeletion *bool `json:"preserveResourcesOnDeletion,omitempty" protobuf:"varint,3,opt,name=preserveResourcesOnDeletion"`
 }
 
 // WorkloadTemplate wraps the list of manifests.
 type WorkloadTemplate struct {
 	// Manifests are the objects to create or update in the member cluster.
 	// +optional
-	Manifests []Manifest `json:"manifests,omitempty"`
+	Manifests []Manifest `json:"manifests,omitempty" protobuf:"bytes,1,rep,name=manifests"`
 }
 
 // Manifest is one whole Kubernetes object, kept as raw JSON.
 type Manifest struct {
-	runtime.RawExtension `json:",inline"`
+	runtime.RawExtension `json:",inline" protobuf:"bytes,1,opt,name=rawExtension"`
 }
 
 // WorkStatus is the observed state of a Work.
 type WorkStatus struct {
 	// Conditions include Applied, Progressing, Available, Degraded and Dispatching.
 	// +optional
-	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	Conditions []metav1.Condition `json:"conditions,omitempty" protobuf:"bytes,1,rep,name=conditions"`
 
 	// ManifestStatuses has the member-cluster status of each manifest.
 	// +optional
-	ManifestStatuses []ManifestStatus `json:"manifestStatuses,omitempty"`
+	ManifestStatuses []ManifestStatus `json:"manifestStatuses,omitempty" protobuf:"bytes,2,rep,name=manifestStatuses"`
 }
 
 // ManifestStatus is the member-cluster state of one manifest.
 type ManifestStatus struct {
 	// Identifier says which manifest this is.
 	// +required
-	Identifier ResourceIdentifier `json:"identifier"`
+	Identifier ResourceIdentifier `json:"identifier" protobuf:"bytes,1,opt,name=identifier"`
 
 	// Status is the object's status as read from the member cluster, kept as raw JSON.
 	// +optional
-	Status *runtime.RawExtension `json:"status,omitempty"`
+	Status *runtime.RawExtension `json:"status,omitempty" protobuf:"bytes,2,opt,name=status"`
 
 	// Health is the object's health verdict: Healthy, Unhealthy or Unknown.
 	// +optional
-	Health ResourceHealth `json:"health,omitempty"`
+	Health ResourceHealth `json:"health,omitempty" protobuf:"bytes,3,opt,name=health,casttype=ResourceHealth"`
 }
 
 // ResourceIdentifier locates one manifest, both by its position and by its object coordinates.
@@ -119,31 +119,31 @@ type ResourceIdentifier struct {
 	// Ordinal is the manifest's index in spec.workload.manifests, usable even when the
 	// manifest cannot be parsed.
 	// +required
-	Ordinal int `json:"ordinal"`
+	Ordinal int `json:"ordinal" protobuf:"varint,1,opt,name=ordinal,casttype=int"`
 
 	// Group of the object; empty for the core group.
 	// +optional
-	Group string `json:"group,omitempty"`
+	Group string `json:"group,omitempty" protobuf:"bytes,2,opt,name=group"`
 
 	// Version of the object's API.
 	// +required
-	Version string `json:"version"`
+	Version string `json:"version" protobuf:"bytes,3,opt,name=version"`
 
 	// Kind of the object.
 	// +required
-	Kind string `json:"kind"`
+	Kind string `json:"kind" protobuf:"bytes,4,opt,name=kind"`
 
 	// Resource is the plural resource name of the object.
 	// +required
-	Resource string `json:"resource"`
+	Resource string `json:"resource" protobuf:"bytes,5,opt,name=resource"`
 
 	// Namespace of the object; empty for cluster-scoped objects.
 	// +optional
-	Namespace string `json:"namespace,omitempty"`
+	Namespace string `json:"namespace,omitempty" protobuf:"bytes,6,opt,name=namespace"`
 
 	// Name of the object.
 	// +required
-	Name string `json:"name"`
+	Name string `json:"name" protobuf:"bytes,7,opt,name=name"`
 }
 
 // Condition types set on Works.

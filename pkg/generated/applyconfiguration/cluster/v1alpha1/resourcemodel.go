@@ -18,6 +18,10 @@ limitations under the License.
 
 package v1alpha1
 
+import (
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+)
+
 // ResourceModelApplyConfiguration represents a declarative configuration of the ResourceModel type for use
 // with apply.
 //
@@ -26,7 +30,7 @@ type ResourceModelApplyConfiguration struct {
 	// Grade is the index of this grade.
 	Grade *uint `json:"grade,omitempty"`
 	// Ranges bound each resource for nodes of this grade.
-	Ranges []ResourceModelRangeApplyConfiguration `json:"ranges,omitempty"`
+	Ranges *clusterv1alpha1.ResourceModelRanges `json:"ranges,omitempty"`
 }
 
 // ResourceModelApplyConfiguration constructs a declarative configuration of the ResourceModel type for use with
@@ -43,15 +47,10 @@ func (b *ResourceModelApplyConfiguration) WithGrade(value uint) *ResourceModelAp
 	return b
 }
 
-// WithRanges adds the given value to the Ranges field in the declarative configuration
-// and returns the receiver, so that objects can be build by chaining "With" function invocations.
-// If called multiple times, values provided by each call will be appended to the Ranges field.
-func (b *ResourceModelApplyConfiguration) WithRanges(values ...*ResourceModelRangeApplyConfiguration) *ResourceModelApplyConfiguration {
-	for i := range values {
-		if values[i] == nil {
-			panic("nil value passed to WithRanges")
-		}
-		b.Ranges = append(b.Ranges, *values[i])
-	}
+// WithRanges sets the Ranges field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Ranges field is set to the value of the last call.
+func (b *ResourceModelApplyConfiguration) WithRanges(value clusterv1alpha1.ResourceModelRanges) *ResourceModelApplyConfiguration {
+	b.Ranges = &value
 	return b
 }

@@ -19,6 +19,7 @@ limitations under the License.
 package v1alpha1
 
 import (
+	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	types "k8s.io/apimachinery/pkg/types"
 	v1 "k8s.io/client-go/applyconfigurations/meta/v1"
@@ -35,7 +36,7 @@ type ResourceInterpreterWebhookConfigurationApplyConfiguration struct {
 	*v1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
 	// Webhooks lists the webhooks with the kinds and operations each
 	// answers.
-	Webhooks []ResourceInterpreterWebhookApplyConfiguration `json:"webhooks,omitempty"`
+	Webhooks *configv1alpha1.ResourceInterpreterWebhooks `json:"webhooks,omitempty"`
 }
 
 // ResourceInterpreterWebhookConfiguration constructs a declarative configuration of the ResourceInterpreterWebhookConfiguration type for use with
@@ -208,16 +209,11 @@ func (b *ResourceInterpreterWebhookConfigurationApplyConfiguration) ensureObject
 	}
 }
 
-// WithWebhooks adds the given value to the Webhooks field in the declarative configuration
-// and returns the receiver, so that objects can be build by chaining "With" function invocations.
-// If called multiple times, values provided by each call will be appended to the Webhooks field.
-func (b *ResourceInterpreterWebhookConfigurationApplyConfiguration) WithWebhooks(values ...*ResourceInterpreterWebhookApplyConfiguration) *ResourceInterpreterWebhookConfigurationApplyConfiguration {
-	for i := range values {
-		if values[i] == nil {
-			panic("nil value passed to WithWebhooks")
-		}
-		b.Webhooks = append(b.Webhooks, *values[i])
-	}
+// WithWebhooks sets the Webhooks field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Webhooks field is set to the value of the last call.
+func (b *ResourceInterpreterWebhookConfigurationApplyConfiguration) WithWebhooks(value configv1alpha1.ResourceInterpreterWebhooks) *ResourceInterpreterWebhookConfigurationApplyConfiguration {
+	b.Webhooks = &value
 	return b
 }
 

@@ -19,7 +19,7 @@ limitations under the License.
 package v1alpha1
 
 import (
-	v1 "k8s.io/api/core/v1"
+	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 )
 
 // FederatedResourceQuotaSpecApplyConfiguration represents a declarative configuration of the FederatedResourceQuotaSpec type for use
@@ -28,7 +28,7 @@ import (
 // FederatedResourceQuotaSpec holds the limits of a namespace.
 type FederatedResourceQuotaSpecApplyConfiguration struct {
 	// Overall is the limit of each named resource over all clusters.
-	Overall *v1.ResourceList `json:"overall,omitempty"`
+	Overall *policyv1alpha1.ResourceQuantities `json:"overall,omitempty"`
 	// StaticAssignments are per-cluster limits; each becomes a
 	// ResourceQuota of the same name in that cluster's namespace.
 	// Clusters not listed get no ResourceQuota.
@@ -44,7 +44,7 @@ func FederatedResourceQuotaSpec() *FederatedResourceQuotaSpecApplyConfiguration 
 // WithOverall sets the Overall field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Overall field is set to the value of the last call.
-func (b *FederatedResourceQuotaSpecApplyConfiguration) WithOverall(value v1.ResourceList) *FederatedResourceQuotaSpecApplyConfiguration {
+func (b *FederatedResourceQuotaSpecApplyConfiguration) WithOverall(value policyv1alpha1.ResourceQuantities) *FederatedResourceQuotaSpecApplyConfiguration {
 	b.Overall = &value
 	return b
 }

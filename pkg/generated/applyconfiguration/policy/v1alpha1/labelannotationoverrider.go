@@ -30,7 +30,7 @@ type LabelAnnotationOverriderApplyConfiguration struct {
 	// Operator is add, remove or replace.
 	Operator *policyv1alpha1.OverriderOperator `json:"operator,omitempty"`
 	// Value holds the keys and values to add, remove or replace.
-	Value map[string]string `json:"value,omitempty"`
+	Value *policyv1alpha1.StringMap `json:"value,omitempty"`
 }
 
 // LabelAnnotationOverriderApplyConfiguration constructs a declarative configuration of the LabelAnnotationOverrider type for use with
@@ -47,16 +47,10 @@ func (b *LabelAnnotationOverriderApplyConfiguration) WithOperator(value policyv1
 	return b
 }
 
-// WithValue puts the entries into the Value field in the declarative configuration
-// and returns the receiver, so that objects can be build by chaining "With" function invocations.
-// If called multiple times, the entries provided by each call will be put on the Value field,
-// overwriting an existing map entries in Value field with the same key.
-func (b *LabelAnnotationOverriderApplyConfiguration) WithValue(entries map[string]string) *LabelAnnotationOverriderApplyConfiguration {
-	if b.Value == nil && len(entries) > 0 {
-		b.Value = make(map[string]string, len(entries))
-	}
-	for k, v := range entries {
-		b.Value[k] = v
-	}
+// WithValue sets the Value field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Value field is set to the value of the last call.
+func (b *LabelAnnotationOverriderApplyConfiguration) WithValue(value policyv1alpha1.StringMap) *LabelAnnotationOverriderApplyConfiguration {
+	b.Value = &value
 	return b
 }

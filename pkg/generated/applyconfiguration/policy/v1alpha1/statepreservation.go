@@ -18,13 +18,17 @@ limitations under the License.
 
 package v1alpha1
 
+import (
+	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
+)
+
 // StatePreservationApplyConfiguration represents a declarative configuration of the StatePreservation type for use
 // with apply.
 //
 // StatePreservation lists the pieces of state carried over on failover.
 type StatePreservationApplyConfiguration struct {
 	// Rules say which values to keep and under which label key.
-	Rules []StatePreservationRuleApplyConfiguration `json:"rules,omitempty"`
+	Rules *policyv1alpha1.StatePreservationRules `json:"rules,omitempty"`
 }
 
 // StatePreservationApplyConfiguration constructs a declarative configuration of the StatePreservation type for use with
@@ -33,15 +37,10 @@ func StatePreservation() *StatePreservationApplyConfiguration {
 	return &StatePreservationApplyConfiguration{}
 }
 
-// WithRules adds the given value to the Rules field in the declarative configuration
-// and returns the receiver, so that objects can be build by chaining "With" function invocations.
-// If called multiple times, values provided by each call will be appended to the Rules field.
-func (b *StatePreservationApplyConfiguration) WithRules(values ...*StatePreservationRuleApplyConfiguration) *StatePreservationApplyConfiguration {
-	for i := range values {
-		if values[i] == nil {
-			panic("nil value passed to WithRules")
-		}
-		b.Rules = append(b.Rules, *values[i])
-	}
+// WithRules sets the Rules field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Rules field is set to the value of the last call.
+func (b *StatePreservationApplyConfiguration) WithRules(value policyv1alpha1.StatePreservationRules) *StatePreservationApplyConfiguration {
+	b.Rules = &value
 	return b
 }

@@ -19,7 +19,7 @@ limitations under the License.
 package v1alpha1
 
 import (
-	v1 "k8s.io/api/core/v1"
+	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 )
 
 // StaticClusterAssignmentApplyConfiguration represents a declarative configuration of the StaticClusterAssignment type for use
@@ -30,7 +30,7 @@ type StaticClusterAssignmentApplyConfiguration struct {
 	// ClusterName is the cluster the limit applies to.
 	ClusterName *string `json:"clusterName,omitempty"`
 	// Hard is the limit of each named resource in that cluster.
-	Hard *v1.ResourceList `json:"hard,omitempty"`
+	Hard *policyv1alpha1.ResourceQuantities `json:"hard,omitempty"`
 }
 
 // StaticClusterAssignmentApplyConfiguration constructs a declarative configuration of the StaticClusterAssignment type for use with
@@ -50,7 +50,7 @@ func (b *StaticClusterAssignmentApplyConfiguration) WithClusterName(value string
 // WithHard sets the Hard field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Hard field is set to the value of the last call.
-func (b *StaticClusterAssignmentApplyConfiguration) WithHard(value v1.ResourceList) *StaticClusterAssignmentApplyConfiguration {
+func (b *StaticClusterAssignmentApplyConfiguration) WithHard(value policyv1alpha1.ResourceQuantities) *StaticClusterAssignmentApplyConfiguration {
 	b.Hard = &value
 	return b
 }
