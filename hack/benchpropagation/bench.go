@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -106,10 +107,13 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 	if len(full) > 0 {
 		b.logf("full-speed phase: %d Deployments, %d workers", len(full), b.o.workers)
 		start, cpuBefore := time.Now(), b.env.CPU()
-		profiled := func() {}
-		if b.o.profileDir != "" {
-			profiled = b.profileFull(ctx, b.o.profileDir, b.o.profileSecs)
+		// mco's processes are always profiled (encoding and decoding CPU
+		// by content type); the member only when asked.
+		profileDir := b.o.profileDir
+		if profileDir == "" {
+			profileDir = filepath.Join(b.o.dir, "profiles")
 		}
+		profiled := b.profileFull(ctx, profileDir, b.o.profileSecs, b.o.profileDir != "")
 		if err := b.createFull(ctx, t, full); err != nil {
 			return nil, err
 		}
@@ -120,6 +124,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 		r.fullDuration = t.lastComplete(full).Sub(start)
 		r.fullCPU = benchkit.CPUUse(cpuBefore, b.env.CPU(), time.Since(start))
 		profiled()
+		r.serialization, r.profileSecs = b.serialization(profileDir), b.o.profileSecs
 		r.full = t.latencies(full)
 		r.memberFull = t.memberLatencies(full)
 	}

@@ -65,8 +65,8 @@ func parseFlags(args []string) (*options, error) {
 	fs.IntVar(&o.rawCount, "raw-count", 1000, "ConfigMaps created to measure mco-apiserver's raw create rate")
 	fs.IntVar(&o.workers, "workers", 16, "concurrent creates (raw and full-speed phases)")
 	fs.DurationVar(&o.settle, "settle", 5*time.Second, "quiet time before and after the measured phases")
-	fs.StringVar(&o.profileDir, "profile-dir", "", "when set, CPU profiles of mco-apiserver, mco-controller-manager and mco-scheduler over the start of the full-speed phase go here")
-	fs.IntVar(&o.profileSecs, "profile-seconds", 20, "length of each profile (-profile-dir)")
+	fs.StringVar(&o.profileDir, "profile-dir", "", "where the CPU profiles of mco-apiserver, mco-controller-manager and mco-scheduler over the start of the full-speed phase go (default: DIR/profiles); when set, the first member's kube-apiserver is profiled too")
+	fs.IntVar(&o.profileSecs, "profile-seconds", 20, "length of each profile (encoding and decoding CPU is read from them)")
 	fs.DurationVar(&o.deleteTimeout, "delete-timeout", 5*time.Minute, "how long the deletion of the Deployments' namespace may take before it is reported as not done")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "give up after this long in all")
 	if err := fs.Parse(args); err != nil {

@@ -62,7 +62,7 @@ func TestExternalEtcdAndTwoReplicas(t *testing.T) {
 	defer cancel()
 	for key, prefix := range map[string]string{
 		"/registry/deployments/default/nginx":                                       "k8s\x00",
-		"/registry/policy.karmada.io/propagationpolicies/default/nginx-propagation": "{",
+		"/registry/policy.karmada.io/propagationpolicies/default/nginx-propagation": "k8s\x00",
 	} {
 		resp, err := cli.Get(ctx, key)
 		if err != nil || len(resp.Kvs) != 1 {
