@@ -123,8 +123,7 @@ func (b *bench) run(ctx context.Context) (*result, error) {
 		}
 		r.fullDuration = t.lastComplete(full).Sub(start)
 		r.fullCPU = benchkit.CPUUse(cpuBefore, b.env.CPU(), time.Since(start))
-		profiled()
-		r.serialization, r.profileSecs = b.serialization(profileDir), b.o.profileSecs
+		r.serialization, r.profileSecs = profiled(), b.o.profileSecs
 		r.full = t.latencies(full)
 		r.memberFull = t.memberLatencies(full)
 	}

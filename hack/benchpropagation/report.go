@@ -168,7 +168,7 @@ func (r *result) summary() summary {
 		AgentCPURestCores: benchkit.Round(cores(r.restCPU, "mco-agent"), 3),
 		AgentCPUms:        benchkit.Round(r.cpuMsPerDeployment("mco-agent"), 1),
 
-		SerializationCPUms: serializationMs(r.serialization),
+		SerializationCPUms: benchkit.SerializationMs(r.serialization),
 	}
 }
 
@@ -250,10 +250,8 @@ func (r *result) print(w io.Writer) error {
 	}
 	if len(r.serialization) > 0 {
 		p("encoding and decoding, first %d s of the full-speed phase (CPU profiles):", r.profileSecs)
-		for _, name := range mcoProcesses {
-			if s, ok := r.serialization[name]; ok {
-				p("  %-22s %s", name, s)
-			}
+		for _, line := range benchkit.SerializationLines(r.serialization) {
+			p("  %s", line)
 		}
 	}
 	if len(r.restCPU) > 0 {

@@ -35,6 +35,7 @@ type options struct {
 	deleteTimeout time.Duration
 	namespace     string
 	profiles      string
+	cpuProfile    time.Duration
 }
 
 // maxMembers bounds -members: the tracker keeps a member set as a bit mask.
@@ -54,6 +55,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.DurationVar(&o.deleteTimeout, "delete-timeout", 30*time.Minute, "how long the deletion of the namespace may take before it is reported as not done")
 	fs.DurationVar(&o.timeout, "timeout", 100*time.Minute, "give up after this long in all")
 	fs.StringVar(&o.profiles, "heap-profiles", "", "directory to save a heap profile of each mco process into once the objects are propagated (none when empty)")
+	fs.DurationVar(&o.cpuProfile, "cpu-profile", 60*time.Second, "length of the CPU profiles of mco's processes taken from the first create (into DIR/profiles); encoding and decoding CPU is read from them (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}

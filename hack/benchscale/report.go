@@ -31,6 +31,9 @@ type result struct {
 	writes                          []benchkit.Delta
 	rssAfterPropagation, peakRSS    []float64 // MiB, in mcoProcesses' order
 	deletion                        deletion
+	// serialization is mco's processes' encoding and decoding CPU over
+	// the first -cpu-profile of the propagation.
+	serialization map[string]benchkit.Serialization
 }
 
 func (r *result) objects() int { return r.o.deployments + r.o.configMaps }
@@ -97,6 +100,9 @@ type summary struct {
 	MemberWritesPerObject float64 `json:"member_writes_per_object"`
 	PropagateCPUms        float64 `json:"control_plane_cpu_ms_per_object"`
 	DeleteCPUms           float64 `json:"control_plane_delete_cpu_ms_per_object"`
+	// Per process: encoding and decoding CPU by content type in the
+	// propagation's CPU profile, and the profile's whole ("sampled"), in ms.
+	SerializationCPUms map[string]map[string]float64 `json:"serialization_cpu_ms,omitempty"`
 }
 
 func (r *result) summary() summary {
@@ -114,6 +120,7 @@ func (r *result) summary() summary {
 		MemberWritesPerObject: benchkit.Round(r.membersWritesPerObject(), 2),
 		PropagateCPUms:        benchkit.Round(r.controlPlaneMs(r.propagateCPU), 1),
 		DeleteCPUms:           benchkit.Round(r.controlPlaneMs(r.deleteCPU), 1),
+		SerializationCPUms:    benchkit.SerializationMs(r.serialization),
 	}
 	if r.propagated > 0 {
 		s.ObjectsPerS = benchkit.Round(float64(r.objects())/r.propagated.Seconds(), 1)
@@ -143,6 +150,12 @@ func (r *result) print(w io.Writer) error {
 	p("  Deployments per member (the scheduler's choice): %s", r.spreadLine())
 	p("CPU per object while propagating (ms): %s", benchkit.CPUPerUnit(r.propagateCPU, n))
 	p("CPU per object while deleting (ms): %s", benchkit.CPUPerUnit(r.deleteCPU, n))
+	if len(r.serialization) > 0 {
+		p("encoding and decoding, first %s of the propagation (CPU profiles):", r.o.cpuProfile)
+		for _, line := range benchkit.SerializationLines(r.serialization) {
+			p("  %s", line)
+		}
+	}
 	p("")
 	p("writes per object (apiserver_request_total POST, PUT, PATCH, APPLY, DELETE; Events and Leases excluded; mco's leaves out the benchmark's own creates):")
 	for _, d := range r.writes {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -88,6 +89,11 @@ func (s *scale) run(ctx context.Context) (*result, error) {
 	}
 
 	start, cpuBefore := time.Now(), s.env.CPU()
+	profiled := func() map[string]benchkit.Serialization { return nil }
+	if s.o.cpuProfile > 0 {
+		profiled = benchkit.ProfileCPU(ctx, filepath.Join(s.o.dir, "profiles"), int(s.o.cpuProfile.Seconds()),
+			benchkit.MCOProfiles(s.kube, s.env.MCO), s.logf)
+	}
 	s.logf("creating %d Deployments and %d ConfigMaps in %s, %d workers", s.o.deployments, s.o.configMaps, ns, s.o.workers)
 	if err := s.create(ctx, t); err != nil {
 		return nil, err
@@ -108,6 +114,7 @@ func (s *scale) run(ctx context.Context) (*result, error) {
 		return nil, err
 	}
 	r.propagateCPU = benchkit.CPUUse(cpuBefore, s.env.CPU(), time.Since(start))
+	r.serialization = profiled()
 	r.writes = benchkit.Diff(before, after, mcoServer)
 	if r.rssAfterPropagation, err = s.rss(benchkit.RSSMiB); err != nil {
 		return nil, err
