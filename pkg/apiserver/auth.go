@@ -37,7 +37,7 @@ func isHealthPath(path string) bool {
 // token,user,uid,"group1,group2").
 func NewAuthenticator(clientCA dynamiccertificates.CAContentProvider, tokenFile string, serviceAccounts authenticator.Token) (authenticator.Request, error) {
 	authenticators := []authenticator.Request{
-		x509request.NewDynamic(clientCA.VerifyOptions, x509request.CommonNameUserConversion),
+		newCertCache(x509request.NewDynamic(clientCA.VerifyOptions, x509request.CommonNameUserConversion), clientCA.CurrentCABundleContent),
 	}
 	var tokens []authenticator.Token
 	if tokenFile != "" {
