@@ -15,9 +15,9 @@ func (b *bench) profileFull(ctx context.Context, dir string, seconds int, member
 	if member {
 		fetch["member1-kube-apiserver"] = benchkit.APIServerProfile(b.members[b.names[0]])
 	}
-	wait = benchkit.ProfileCPU(ctx, dir, seconds, fetch, b.logf)
+	profiles := benchkit.ProfileCPU(ctx, dir, seconds, fetch, b.logf)
 	return func() map[string]benchkit.Serialization {
-		by := wait()
+		by := profiles()
 		delete(by, "member1-kube-apiserver")
 		if member {
 			b.logf("CPU profiles in %s (go tool pprof -top)", dir)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/mco-org/mco/test/integration/framework"
 )
@@ -99,16 +100,17 @@ func startEtcd(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	var dialErr error
+	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
 		conn, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", ports[0]))
-		if err == nil {
-			conn.Close()
-			return client
+		if dialErr = err; err != nil {
+			return false, nil
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("etcd did not start: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
+		conn.Close()
+		return true, nil
+	})
+	if err != nil {
+		t.Fatalf("etcd did not start: %v (%v)", dialErr, err)
 	}
+	return client
 }
