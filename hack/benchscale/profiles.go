@@ -10,24 +10,13 @@ import (
 )
 
 // saveHeapProfiles writes a heap profile of each of mco's processes into
-// dir (go tool pprof reads them): mco-apiserver's through its API, the
-// others' from their health and metrics port.
+// dir (go tool pprof reads them).
 func (s *scale) saveHeapProfiles(ctx context.Context, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	api, err := s.kube.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/heap").DoRaw(ctx)
-	if err != nil {
-		return fmt.Errorf("heap profile of mco-apiserver: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "mco-apiserver.heap"), api, 0o644); err != nil {
-		return err
-	}
-	for name, base := range map[string]string{
-		"mco-controller-manager": s.env.MCO.ControllerManagerURL(),
-		"mco-scheduler":          s.env.MCO.SchedulerURL(),
-	} {
-		raw, err := benchkit.HTTPGet(ctx, base+"/debug/pprof/heap")
+	for name, get := range benchkit.MCOProfiles(s.kube, s.env.MCO) {
+		raw, err := get(ctx, "heap", 0)
 		if err != nil {
 			return fmt.Errorf("heap profile of %s: %w", name, err)
 		}

@@ -15,23 +15,31 @@ import (
 	"github.com/mco-org/mco/pkg/testing/localcluster"
 )
 
-// ProfileFetch answers /debug/pprof/profile of one process, seconds long.
-type ProfileFetch func(ctx context.Context, seconds int) ([]byte, error)
+// ProfileFetch answers one of a process's /debug/pprof/ endpoints: "heap",
+// or "profile" (CPU) seconds long.
+type ProfileFetch func(ctx context.Context, profile string, seconds int) ([]byte, error)
 
-// APIServerProfile fetches a kube-apiserver's or mco-apiserver's CPU
-// profile through its API.
+// APIServerProfile fetches a kube-apiserver's or mco-apiserver's profiles
+// through its API.
 func APIServerProfile(kube kubernetes.Interface) ProfileFetch {
-	return func(ctx context.Context, seconds int) ([]byte, error) {
-		return kube.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/profile").Param("seconds", strconv.Itoa(seconds)).
-			Timeout(time.Duration(seconds+30) * time.Second).DoRaw(ctx)
+	return func(ctx context.Context, profile string, seconds int) ([]byte, error) {
+		r := kube.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/" + profile)
+		if seconds > 0 {
+			r = r.Param("seconds", strconv.Itoa(seconds)).Timeout(time.Duration(seconds+30) * time.Second)
+		}
+		return r.DoRaw(ctx)
 	}
 }
 
-// PortProfile fetches a component's CPU profile from its health and
-// metrics port (base URL).
+// PortProfile fetches a component's profiles from its health and metrics
+// port (base URL).
 func PortProfile(base string) ProfileFetch {
-	return func(ctx context.Context, seconds int) ([]byte, error) {
-		return HTTPGet(ctx, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, seconds))
+	return func(ctx context.Context, profile string, seconds int) ([]byte, error) {
+		url := base + "/debug/pprof/" + profile
+		if seconds > 0 {
+			url += "?seconds=" + strconv.Itoa(seconds)
+		}
+		return HTTPGet(ctx, url)
 	}
 }
 
@@ -79,7 +87,7 @@ func ProfileCPU(ctx context.Context, dir string, seconds int, fetch map[string]P
 }
 
 func profileOne(ctx context.Context, path string, seconds int, get ProfileFetch) (Serialization, error) {
-	raw, err := get(ctx, seconds)
+	raw, err := get(ctx, "profile", seconds)
 	if err != nil {
 		return Serialization{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -326,10 +327,7 @@ func without(doc map[string]any, path []string) map[string]any {
 }
 
 func indexOf(s string) int {
-	n := 0
-	for _, r := range s {
-		n = n*10 + int(r-'0')
-	}
+	n, _ := strconv.Atoi(s) // the table's paths hold only valid indexes
 	return n
 }
 
