@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -53,6 +54,9 @@ func (s *scale) deleteNamespace(ctx context.Context, t *tracker) (deletion, erro
 	}
 	lastLog := start
 	one := metav1.ListOptions{Limit: 1, LabelSelector: benchLabel}
+	// With -heap-profiles, a second set is taken halfway, into deleting/:
+	// the processes' peak comes during the deletion.
+	copies, profiled := t.left(), s.o.profiles == ""
 	err := wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, d.limit, true, func(ctx context.Context) (bool, error) {
 		at := time.Since(start)
 		if d.templatesGone == 0 {
@@ -74,6 +78,12 @@ func (s *scale) deleteNamespace(ctx context.Context, t *tracker) (deletion, erro
 			}
 		}
 		left := t.left()
+		if !profiled && left <= copies/2 {
+			profiled = true
+			if err := s.saveHeapProfiles(ctx, filepath.Join(s.o.profiles, "deleting")); err != nil {
+				return false, err
+			}
+		}
 		if d.copiesGone == 0 && left == 0 {
 			d.copiesGone = at
 			s.logf("no copy left in any member after %s", at.Round(time.Millisecond))

@@ -36,6 +36,7 @@ type options struct {
 	namespace     string
 	profiles      string
 	cpuProfile    time.Duration
+	externalEtcd  bool
 }
 
 // maxMembers bounds -members: the tracker keeps a member set as a bit mask.
@@ -56,6 +57,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.DurationVar(&o.timeout, "timeout", 100*time.Minute, "give up after this long in all")
 	fs.StringVar(&o.profiles, "heap-profiles", "", "directory to save a heap profile of each mco process into once the objects are propagated (none when empty)")
 	fs.DurationVar(&o.cpuProfile, "cpu-profile", 60*time.Second, "length of the CPU profiles of mco's processes taken from the first create (into DIR/profiles); encoding and decoding CPU is read from them (0: none)")
+	fs.BoolVar(&o.externalEtcd, "external-etcd", false, "run mco-apiserver on an etcd process of its own instead of the embedded one")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -99,7 +101,7 @@ func run(ctx context.Context, args []string, out, progress io.Writer) (err error
 	logf("starting mco and %d bare members in %s", o.members, o.dir)
 	env, err := benchkit.FreshEnv(ctx, localcluster.Options{
 		Dir: o.dir, BinDir: o.binDir, Members: scaleMembers(o.members), ControlPlane: true,
-		BareMembers: true, StaticNodes: true,
+		BareMembers: true, StaticNodes: true, ExternalEtcd: o.externalEtcd,
 	}, logf)
 	if err != nil {
 		return err

@@ -89,6 +89,7 @@ func (s *scale) run(ctx context.Context) (*result, error) {
 	}
 
 	start, cpuBefore := time.Now(), s.env.CPU()
+	memory := benchkit.SampleMemory(ctx, s.processes(), benchkit.EtcdDatabase, time.Second)
 	profiled := func() map[string]benchkit.Serialization { return nil }
 	if s.o.cpuProfile > 0 {
 		profiled = benchkit.ProfileCPU(ctx, filepath.Join(s.o.dir, "profiles"), int(s.o.cpuProfile.Seconds()),
@@ -132,6 +133,12 @@ func (s *scale) run(ctx context.Context) (*result, error) {
 	r.deleteCPU = benchkit.CPUUse(deleteCPUBefore, s.env.CPU(), time.Since(deleteStart))
 	if r.peakRSS, err = s.rss(benchkit.PeakRSSMiB); err != nil {
 		return nil, err
+	}
+	r.sampled = memory.Peaks()
+	if etcd := s.env.MCO.Etcd; etcd != nil {
+		if r.etcdPeakRSS, err = benchkit.PeakRSSMiB(etcd); err != nil {
+			return nil, err
+		}
 	}
 	return r, ctx.Err()
 }
@@ -244,10 +251,15 @@ func (s *scale) scrapeAll(ctx context.Context) (map[string]benchkit.Counts, erro
 	return benchkit.ScrapeServers(ctx, servers)
 }
 
+// processes are mco's processes in mcoProcesses' order.
+func (s *scale) processes() []*localcluster.Process {
+	return []*localcluster.Process{s.env.MCO.APIServer, s.env.MCO.ControllerManager, s.env.MCO.Scheduler}
+}
+
 // rss reads one memory figure of each of mco's processes, in their order.
 func (s *scale) rss(read func(*localcluster.Process) (float64, error)) ([]float64, error) {
 	var out []float64
-	for _, p := range []*localcluster.Process{s.env.MCO.APIServer, s.env.MCO.ControllerManager, s.env.MCO.Scheduler} {
+	for _, p := range s.processes() {
 		v, err := read(p)
 		if err != nil {
 			return nil, err

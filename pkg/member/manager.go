@@ -24,7 +24,6 @@ import (
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
-	"github.com/mco-org/mco/pkg/controller"
 	clusterinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions/cluster/v1alpha1"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	"github.com/mco-org/mco/pkg/kubeconfig"
@@ -51,13 +50,14 @@ type Clients struct {
 }
 
 // ObjectInformer returns the informer of one resource's objects that mco
-// applied to the member; it caches them without metadata.managedFields.
-// Start starts it.
+// applied to the member; it caches them without metadata.managedFields
+// and, for the kinds Slimmed names, without the fields mco's own rules do
+// not read. Start starts it.
 func (c *Clients) ObjectInformer(gvr schema.GroupVersionResource) cache.SharedIndexInformer {
 	inf := c.objects.ForResource(gvr).Informer()
 	// Fails only once the informer has started, which means an earlier
 	// call has set the transform already.
-	_ = inf.SetTransform(controller.DropManagedFields)
+	_ = inf.SetTransform(slimApplied)
 	return inf
 }
 

@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 
+	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
 	"github.com/mco-org/mco/pkg/controller"
@@ -151,7 +152,7 @@ func (s *Controller) sync(ctx context.Context, k workKey) (retErr error) {
 			return nil // the execution controller reports broken manifests
 		}
 		DefaultNamespace(clients.Mapper, w, manifest)
-		obj, id, err := s.observe(clients, manifest, i)
+		obj, id, err := s.observe(ctx, clients, manifest, i)
 		if err != nil {
 			return err
 		}
@@ -234,8 +235,11 @@ func (s *Controller) written(k workKey, held shared.HeldStatus, isHeld bool) {
 }
 
 // observe returns the member's copy of a manifest from the member
-// informer (nil when absent), starting the informer on first use.
-func (s *Controller) observe(c *member.Clients, manifest *unstructured.Unstructured, ordinal int) (*unstructured.Unstructured, workv1alpha1.ResourceIdentifier, error) {
+// informer (nil when absent), starting the informer on first use. The
+// informer caches some kinds without fields mco's own rules never read
+// (member.Slimmed): when a script or a webhook interprets such a kind's
+// status or health, the copy is read whole from the member.
+func (s *Controller) observe(ctx context.Context, c *member.Clients, manifest *unstructured.Unstructured, ordinal int) (*unstructured.Unstructured, workv1alpha1.ResourceIdentifier, error) {
 	gvk := manifest.GroupVersionKind()
 	id := workv1alpha1.ResourceIdentifier{Ordinal: ordinal, Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind,
 		Namespace: manifest.GetNamespace(), Name: manifest.GetName()}
@@ -257,7 +261,24 @@ func (s *Controller) observe(c *member.Clients, manifest *unstructured.Unstructu
 		return nil, id, err
 	}
 	obj, _ := item.(*unstructured.Unstructured)
+	if obj != nil && member.Slimmed(gvk.GroupKind()) && s.readsWhole(gvk) {
+		whole, err := c.Dynamic.Resource(mapping.Resource).Namespace(obj.GetNamespace()).Get(ctx, obj.GetName(), metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return nil, id, nil
+		}
+		if err != nil {
+			return nil, id, fmt.Errorf("read %s %s in cluster %s: %w", gvk.Kind, key, c.Cluster, err)
+		}
+		return whole, id, nil
+	}
 	return obj, id, nil
+}
+
+// readsWhole tells whether a script or a webhook interprets the status or
+// the health of kind gvk, and so may read any of its fields.
+func (s *Controller) readsWhole(gvk schema.GroupVersionKind) bool {
+	return s.interp.Customized(gvk, configv1alpha1.InterpreterOperationInterpretStatus) ||
+		s.interp.Customized(gvk, configv1alpha1.InterpreterOperationInterpretHealth)
 }
 
 // watch returns the informer of a resource in a member, registering the

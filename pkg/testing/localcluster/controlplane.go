@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mco-org/mco/pkg/apiserver/encryption"
@@ -29,6 +30,9 @@ type ControlPlane struct {
 	ControllerManager     *Process `json:"controllerManager"`
 	// HA is set when the control plane is highly available (ha.go).
 	HA *HA `json:"ha,omitempty"`
+	// Etcd is set when mco-apiserver runs on an etcd process rather than
+	// its embedded one.
+	Etcd *Process `json:"etcd,omitempty"`
 }
 
 // URL is mco-apiserver's address.
@@ -39,7 +43,11 @@ func (c *ControlPlane) Processes() []*Process {
 	if c.HA != nil {
 		return c.HA.processes()
 	}
-	return []*Process{c.ControllerManager, c.Scheduler, c.APIServer}
+	out := []*Process{c.ControllerManager, c.Scheduler, c.APIServer}
+	if c.Etcd != nil {
+		out = append(out, c.Etcd)
+	}
+	return out
 }
 
 // ControllerManagerURL is the base URL of mco-controller-manager's health
@@ -56,7 +64,9 @@ const (
 	clientBurst = "--kube-api-burst=2000"
 )
 
-func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
+// startControlPlane starts mco-apiserver, on its embedded etcd or, with
+// externalEtcd, on an etcd process of its own, then the components.
+func startControlPlane(ctx context.Context, env *Env, externalEtcd bool) (*ControlPlane, error) {
 	c := &ControlPlane{DataDir: filepath.Join(env.Dir, "mco")}
 	c.Kubeconfig = APIServerKubeconfig(c.DataDir)
 	logDir := filepath.Join(env.Dir, "logs", "mco")
@@ -66,8 +76,18 @@ func startControlPlane(ctx context.Context, env *Env) (*ControlPlane, error) {
 		return c, err
 	}
 	// A proxied call to a paused member fails within seconds, not 30.
-	api, err := StartAPIServer(ctx, env.BinDir, c.DataDir, logDir, "--cluster-proxy-timeout=5s",
-		"--encryption-provider-config="+encryptionConfig)
+	args := []string{"--cluster-proxy-timeout=5s", "--encryption-provider-config=" + encryptionConfig}
+	if externalEtcd {
+		etcd, urls, err := StartEtcdCluster(ctx, env.BinDir, filepath.Join(env.Dir, "mco-etcd"), filepath.Join(logDir, "etcd"), 1)
+		if len(etcd) > 0 {
+			c.Etcd = etcd[0]
+		}
+		if err != nil {
+			return c, err
+		}
+		args = append(args, "--etcd-servers="+strings.Join(urls, ","))
+	}
+	api, err := StartAPIServer(ctx, env.BinDir, c.DataDir, logDir, args...)
 	if api != nil {
 		c.Port, c.APIServer = api.Port, api.Process
 	}

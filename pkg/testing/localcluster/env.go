@@ -36,6 +36,10 @@ type Options struct {
 	// and --backend=ADDR flags).
 	HA        bool
 	LBCommand []string
+	// ExternalEtcd runs mco-apiserver on an etcd process of its own
+	// rather than its embedded one (benchmarks: the apiserver's memory
+	// without the database's).
+	ExternalEtcd bool
 	// Aggregated runs mco behind a host cluster (aggregated.go): a bare
 	// kube-apiserver with the aggregation layer on (plus
 	// HostAPIServerArgs) that mco-apiserver registers in; the components
@@ -142,7 +146,9 @@ func Up(ctx context.Context, o Options) (env *Env, err error) {
 		return env, err
 	}
 	if o.ControlPlane {
-		start := startControlPlane
+		start := func(ctx context.Context, env *Env) (*ControlPlane, error) {
+			return startControlPlane(ctx, env, o.ExternalEtcd)
+		}
 		switch {
 		case o.Aggregated:
 			start = func(ctx context.Context, env *Env) (*ControlPlane, error) {

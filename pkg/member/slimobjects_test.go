@@ -1,0 +1,106 @@
+package member
+
+import (
+	"reflect"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/mco-org/mco/pkg/workload"
+)
+
+func toUnstructured(t *testing.T, obj runtime.Object, apiVersion, kind string) *unstructured.Unstructured {
+	t.Helper()
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &unstructured.Unstructured{Object: m}
+	u.SetAPIVersion(apiVersion)
+	u.SetKind(kind)
+	return u
+}
+
+// TestSlimAppliedKeepsWhatMCOReads: the member informers' transform drops
+// the left-out fields, and mco's own status and health rules read the
+// same from the slim copy as from the whole object.
+func TestSlimAppliedKeepsWhatMCOReads(t *testing.T) {
+	three, partition := int32(3), int32(1)
+	meta := metav1.ObjectMeta{Name: "app", Namespace: "ns", Generation: 4,
+		Annotations:   map[string]string{"resourcetemplate.karmada.io/generation": "2"},
+		ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "mco"}}}
+	pod := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "x"}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx"}}}}
+	tests := []struct {
+		name    string
+		obj     *unstructured.Unstructured
+		dropped [][]string
+	}{
+		{"Deployment", toUnstructured(t, &appsv1.Deployment{ObjectMeta: meta,
+			Spec:   appsv1.DeploymentSpec{Replicas: &three, Template: pod},
+			Status: appsv1.DeploymentStatus{ObservedGeneration: 4, Replicas: 3, UpdatedReplicas: 3, AvailableReplicas: 3, ReadyReplicas: 3}},
+			"apps/v1", "Deployment"), [][]string{{"spec", "template"}}},
+		{"StatefulSet with a partition", toUnstructured(t, &appsv1.StatefulSet{ObjectMeta: meta,
+			Spec: appsv1.StatefulSetSpec{Replicas: &three, Template: pod,
+				UpdateStrategy:       appsv1.StatefulSetUpdateStrategy{RollingUpdate: &appsv1.RollingUpdateStatefulSetStrategy{Partition: &partition}},
+				VolumeClaimTemplates: []corev1.PersistentVolumeClaim{{ObjectMeta: metav1.ObjectMeta{Name: "data"}}}},
+			Status: appsv1.StatefulSetStatus{ObservedGeneration: 4, Replicas: 3, UpdatedReplicas: 2, AvailableReplicas: 3}},
+			"apps/v1", "StatefulSet"), [][]string{{"spec", "template"}, {"spec", "volumeClaimTemplates"}}},
+		{"DaemonSet", toUnstructured(t, &appsv1.DaemonSet{ObjectMeta: meta, Spec: appsv1.DaemonSetSpec{Template: pod},
+			Status: appsv1.DaemonSetStatus{ObservedGeneration: 3, DesiredNumberScheduled: 2, UpdatedNumberScheduled: 1}},
+			"apps/v1", "DaemonSet"), [][]string{{"spec", "template"}}},
+		{"Job", toUnstructured(t, &batchv1.Job{ObjectMeta: meta, Spec: batchv1.JobSpec{Template: pod},
+			Status: batchv1.JobStatus{Succeeded: 1, Conditions: []batchv1.JobCondition{{Type: batchv1.JobComplete, Status: corev1.ConditionTrue}}}},
+			"batch/v1", "Job"), [][]string{{"spec", "template"}}},
+		{"ConfigMap", toUnstructured(t, &corev1.ConfigMap{ObjectMeta: meta, Data: map[string]string{"k": "v"},
+			BinaryData: map[string][]byte{"b": {1}}}, "v1", "ConfigMap"), [][]string{{"data"}, {"binaryData"}}},
+		{"Secret", toUnstructured(t, &corev1.Secret{ObjectMeta: meta, Data: map[string][]byte{"k": []byte("v")}},
+			"v1", "Secret"), [][]string{{"data"}}},
+		{"a custom kind stays whole", &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "example.io/v1", "kind": "Deployment", "metadata": map[string]any{"name": "app"},
+			"spec": map[string]any{"template": map[string]any{"x": "y"}}, "data": map[string]any{"k": "v"}}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := slimApplied(tt.obj.DeepCopy())
+			if err != nil {
+				t.Fatal(err)
+			}
+			slim := out.(*unstructured.Unstructured)
+			if len(slim.GetManagedFields()) > 0 {
+				t.Error("managedFields kept")
+			}
+			for _, path := range tt.dropped {
+				if _, found, _ := unstructured.NestedFieldNoCopy(slim.Object, path...); found {
+					t.Errorf("%v kept", path)
+				}
+			}
+			if tt.dropped == nil {
+				whole := tt.obj.DeepCopy()
+				whole.SetManagedFields(nil)
+				if !reflect.DeepEqual(whole.Object, slim.Object) {
+					t.Errorf("changed: %v", slim.Object)
+				}
+			}
+			wantStatus, err := workload.ReflectStatus(tt.obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotStatus, err := workload.ReflectStatus(slim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(wantStatus, gotStatus) {
+				t.Errorf("reflected status %s, want %s", gotStatus.Raw, wantStatus.Raw)
+			}
+			if want, got := workload.Health(tt.obj), workload.Health(slim); want != got {
+				t.Errorf("health %s, want %s", got, want)
+			}
+		})
+	}
+}
