@@ -37,6 +37,7 @@ type options struct {
 	profiles      string
 	cpuProfile    time.Duration
 	externalEtcd  bool
+	profileEvery  time.Duration
 }
 
 // maxMembers bounds -members: the tracker keeps a member set as a bit mask.
@@ -57,6 +58,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.DurationVar(&o.timeout, "timeout", 100*time.Minute, "give up after this long in all")
 	fs.StringVar(&o.profiles, "heap-profiles", "", "directory to save a heap profile of each mco process into once the objects are propagated (none when empty)")
 	fs.DurationVar(&o.cpuProfile, "cpu-profile", 60*time.Second, "length of the CPU profiles of mco's processes taken from the first create (into DIR/profiles); encoding and decoding CPU is read from them (0: none)")
+	fs.DurationVar(&o.profileEvery, "heap-profile-every", 0, "with -heap-profiles, also save heap profiles every this long from the first create to the end, into DIR/every/<seconds>s (0: none)")
 	fs.BoolVar(&o.externalEtcd, "external-etcd", false, "run mco-apiserver on an etcd process of its own instead of the embedded one")
 	if err := fs.Parse(args); err != nil {
 		return nil, err

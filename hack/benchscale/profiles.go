@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/mco-org/mco/hack/internal/benchkit"
 )
@@ -26,4 +27,24 @@ func (s *scale) saveHeapProfiles(ctx context.Context, dir string) error {
 	}
 	s.logf("heap profiles in %s", dir)
 	return nil
+}
+
+// profileEvery saves heap profiles every interval until ctx ends, each
+// set into dir/<seconds since start>s: the peak of a process's memory
+// need not come when the one-off profiles are taken.
+func (s *scale) profileEvery(ctx context.Context, dir string, interval time.Duration) {
+	start := time.Now()
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		at := filepath.Join(dir, fmt.Sprintf("%ds", int(time.Since(start).Seconds())))
+		if err := s.saveHeapProfiles(ctx, at); err != nil && ctx.Err() == nil {
+			s.logf("periodic heap profiles: %v", err)
+		}
+	}
 }

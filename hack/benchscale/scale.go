@@ -90,6 +90,11 @@ func (s *scale) run(ctx context.Context) (*result, error) {
 
 	start, cpuBefore := time.Now(), s.env.CPU()
 	memory := benchkit.SampleMemory(ctx, s.processes(), benchkit.EtcdDatabase, time.Second)
+	if s.o.profiles != "" && s.o.profileEvery > 0 {
+		every, stop := context.WithCancel(ctx)
+		defer stop()
+		go s.profileEvery(every, filepath.Join(s.o.profiles, "every"), s.o.profileEvery)
+	}
 	profiled := func() map[string]benchkit.Serialization { return nil }
 	if s.o.cpuProfile > 0 {
 		profiled = benchkit.ProfileCPU(ctx, filepath.Join(s.o.dir, "profiles"), int(s.o.cpuProfile.Seconds()),

@@ -13,10 +13,9 @@ func TestWithDefaultWatchCacheSizes(t *testing.T) {
 		want    string
 		wantErr bool
 	}{
-		{name: "Events and Works are not cached by default", want: "events#0,events.events.k8s.io#0,works.work.karmada.io#0"},
-		{name: "the user's size wins", given: []string{"events#100", "works.work.karmada.io#1"}, want: "events#100,events.events.k8s.io#0,works.work.karmada.io#1"},
-		{name: "other resources are added", given: []string{"resourcebindings.work.karmada.io#0"},
-			want: "events#0,events.events.k8s.io#0,resourcebindings.work.karmada.io#0,works.work.karmada.io#0"},
+		{name: "Events are not cached by default", want: "events#0,events.events.k8s.io#0"},
+		{name: "the user's size wins", given: []string{"events#100"}, want: "events#100,events.events.k8s.io#0"},
+		{name: "other resources are added", given: []string{"works.work.karmada.io#0"}, want: "events#0,events.events.k8s.io#0,works.work.karmada.io#0"},
 		{name: "malformed", given: []string{"events"}, wantErr: true},
 	}
 	for _, tt := range tests {
