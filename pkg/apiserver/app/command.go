@@ -53,6 +53,7 @@ clusters. It keeps its state in an embedded etcd under --data-dir unless
 	o.AddFlags(fs)
 	logsapi.AddFlags(logging, fs)
 	logs.AddFlags(fs)
+	utilfeature.DefaultMutableFeatureGate.AddFlag(fs)
 	fs.BoolVar(&showVersion, "version", false, "Print the version and exit.")
 	return cmd
 }
