@@ -16,10 +16,14 @@ import (
 	"github.com/mco-org/mco/pkg/version"
 )
 
+// The logging options consult their feature gates in the server's gate,
+// which takes no more gates once --feature-gates is registered.
+func init() {
+	utilruntime.Must(logsapi.AddFeatureGates(utilfeature.DefaultMutableFeatureGate))
+}
+
 // NewCommand returns the mco-apiserver command; it serves until ctx ends.
 func NewCommand(ctx context.Context) *cobra.Command {
-	// The logging options consult their feature gates in the server's gate.
-	utilruntime.Must(logsapi.AddFeatureGates(utilfeature.DefaultMutableFeatureGate))
 	o := options.New()
 	logging := logsapi.NewLoggingConfiguration()
 	var showVersion bool
