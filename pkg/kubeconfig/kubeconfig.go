@@ -49,8 +49,18 @@ func Write(path string, contexts ...Context) error {
 			cfg.CurrentContext = c.Name
 		}
 	}
-	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+	data, err := clientcmd.Write(*cfg)
+	if err != nil {
+		return fmt.Errorf("encode kubeconfig %s: %w", path, err)
+	}
+	// Written whole or not at all: whoever waits for the file (local-up,
+	// the tests) never reads half of it.
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
 		return fmt.Errorf("write kubeconfig %s: %w", path, err)
 	}
-	return os.Chmod(path, 0o600)
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write kubeconfig %s: %w", path, err)
+	}
+	return nil
 }
