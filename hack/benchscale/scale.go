@@ -89,7 +89,9 @@ func (s *scale) run(ctx context.Context) (*result, error) {
 	}
 
 	start, cpuBefore := time.Now(), s.env.CPU()
-	memory := benchkit.SampleMemory(ctx, s.processes(), benchkit.EtcdDatabase, time.Second)
+	sampling, stopSampling := context.WithCancel(ctx)
+	defer stopSampling()
+	memory := benchkit.SampleMemory(sampling, s.processes(), benchkit.EtcdDatabase, time.Second)
 	if s.o.profiles != "" && s.o.profileEvery > 0 {
 		every, stop := context.WithCancel(ctx)
 		defer stop()
@@ -140,6 +142,7 @@ func (s *scale) run(ctx context.Context) (*result, error) {
 		return nil, err
 	}
 	r.sampled = memory.Peaks()
+	stopSampling()
 	if etcd := s.env.MCO.Etcd; etcd != nil {
 		if r.etcdPeakRSS, err = benchkit.PeakRSSMiB(etcd); err != nil {
 			return nil, err

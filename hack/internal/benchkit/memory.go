@@ -29,8 +29,9 @@ type MemoryPeak struct {
 
 // MemorySampler reads processes' resident sets at an interval from
 // /proc/PID/smaps, the pages of one mapped file told apart, and keeps
-// their peaks. Sampling misses what lasts shorter than the interval:
-// the kernel's own peak (VmHWM) is the figure to compare with others.
+// their peaks. Sampling misses what lasts shorter than the interval, and
+// the kernel's own peak (VmHWM) misses what a Go process hands back with
+// madvise: neither alone is the whole peak, so reports print both.
 type MemorySampler struct {
 	mu    sync.Mutex
 	peaks []MemoryPeak
