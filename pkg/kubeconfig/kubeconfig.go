@@ -5,6 +5,7 @@ package kubeconfig
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -53,13 +54,30 @@ func Write(path string, contexts ...Context) error {
 	if err != nil {
 		return fmt.Errorf("encode kubeconfig %s: %w", path, err)
 	}
-	// Written whole or not at all: whoever waits for the file (local-up,
-	// the tests) never reads half of it.
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+	return writeWhole(path, data)
+}
+
+// writeWhole writes data to path whole or not at all (a temporary file in the
+// same directory, renamed), so whoever waits for the file (local-up, the
+// tests) never reads half of it. The directory is created when missing.
+func writeWhole(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write kubeconfig %s: %w", path, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write kubeconfig %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name()) // gone after the rename; cleans up on failure
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write kubeconfig %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write kubeconfig %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("write kubeconfig %s: %w", path, err)
 	}
 	return nil
