@@ -61,7 +61,8 @@ func newBench(env *localcluster.Env, o *options, logf func(string, ...any)) (*be
 // around it, memory, and last the deletion of their namespace.
 func (b *bench) run(ctx context.Context) (*result, error) {
 	r := &result{deployments: b.o.deployments, steadyCount: b.o.steadyCount, steadyRate: b.o.steadyRate,
-		rawCount: b.o.rawCount, workers: b.o.workers, settle: b.o.settle, members: b.names, mode: b.o.members}
+		rawCount: b.o.rawCount, workers: b.o.workers, settle: b.o.settle, members: b.names, mode: b.o.members,
+		timing: benchkit.TimingNote(b.o.timing)}
 	if err := b.waitClustersReady(ctx, 2*time.Minute); err != nil {
 		return nil, err
 	}

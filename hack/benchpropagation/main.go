@@ -41,6 +41,8 @@ type options struct {
 	members string
 	// deleteTimeout bounds the deletion of the Deployments' namespace.
 	deleteTimeout time.Duration
+	// timing is what mco's components run with (-timing).
+	timing *localcluster.Timing
 }
 
 // full tells whether the members run their controllers and kwok.
@@ -69,6 +71,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.IntVar(&o.profileSecs, "profile-seconds", 20, "length of each profile (encoding and decoding CPU is read from them)")
 	fs.DurationVar(&o.deleteTimeout, "delete-timeout", 5*time.Minute, "how long the deletion of the Deployments' namespace may take before it is reported as not done")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "give up after this long in all")
+	timing := benchkit.TimingFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -83,6 +86,9 @@ func parseFlags(args []string) (*options, error) {
 		return nil, fmt.Errorf("-members is %q or %q, not %q", membersBare, membersFull, o.members)
 	}
 	var err error
+	if o.timing, err = timing(); err != nil {
+		return nil, err
+	}
 	if o.dir, err = filepath.Abs(o.dir); err != nil {
 		return nil, err
 	}
@@ -111,7 +117,7 @@ func run(ctx context.Context, args []string, out, progress io.Writer) (err error
 		members[0].APIServerArgs = append(members[0].APIServerArgs, "--profiling=true")
 	}
 	env, err := benchkit.FreshEnv(ctx, localcluster.Options{
-		Dir: o.dir, BinDir: o.binDir, Members: members, ControlPlane: true, BareMembers: !o.full(),
+		Dir: o.dir, BinDir: o.binDir, Members: members, ControlPlane: true, BareMembers: !o.full(), Timing: o.timing,
 	}, logf)
 	if err != nil {
 		return err

@@ -29,6 +29,7 @@ type result struct {
 	rssScheduler                       float64
 
 	mode           string              // -members
+	timing         string              // what -timing means, for the report
 	runCPU         []benchkit.CPUShare // per process, from the first create until the writes were counted
 	availableAfter time.Duration       // full members: until every template was Available on mco
 	statusLags     []time.Duration
@@ -218,6 +219,7 @@ func (r *result) print(w io.Writer) error {
 	} else {
 		p("members are bare kube-apiservers (nothing acts on what arrives): only mco's path is measured.")
 	}
+	p("%s.", r.timing)
 	p("")
 	p("raw create rate of mco-apiserver   C = %.1f objects/s (%d ConfigMaps, %d workers, QPS %d, burst %d)", r.rawPerSecond, r.rawCount, r.workers, benchkit.ClientQPS, benchkit.ClientBurst)
 	if len(r.full) > 0 {
@@ -267,7 +269,7 @@ func (r *result) print(w io.Writer) error {
 	p("from before the first Deployment to %s after the last reached every member and mco's Events stopped coming; background writes included;", r.settle)
 	p(" the total leaves out the benchmark's own create of each Deployment):")
 	for _, d := range r.writes {
-		p("  %-8s %6.2f   %s", d.Server, d.Total/float64(r.deployments), benchkit.Largest(d.ByKey, 8))
+		p("  %-8s %6.2f   %s", d.Server, d.Total/float64(r.deployments), benchkit.Largest(d.ByKey, 14))
 	}
 	p("  %-8s %6.2f", "total", r.writesPerDeployment())
 	for _, d := range r.writes {

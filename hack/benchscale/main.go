@@ -38,6 +38,7 @@ type options struct {
 	cpuProfile    time.Duration
 	externalEtcd  bool
 	profileEvery  time.Duration
+	timing        *localcluster.Timing
 }
 
 // maxMembers bounds -members: the tracker keeps a member set as a bit mask.
@@ -60,6 +61,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.DurationVar(&o.cpuProfile, "cpu-profile", 60*time.Second, "length of the CPU profiles of mco's processes taken from the first create (into DIR/profiles); encoding and decoding CPU is read from them (0: none)")
 	fs.DurationVar(&o.profileEvery, "heap-profile-every", 0, "with -heap-profiles, also save heap profiles every this long from the first create to the end, into DIR/every/<seconds>s (0: none)")
 	fs.BoolVar(&o.externalEtcd, "external-etcd", false, "run mco-apiserver on an etcd process of its own instead of the embedded one")
+	timing := benchkit.TimingFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -76,6 +78,9 @@ func parseFlags(args []string) (*options, error) {
 		return nil, fmt.Errorf("-workers, -timeout and -delete-timeout must be positive")
 	}
 	var err error
+	if o.timing, err = timing(); err != nil {
+		return nil, err
+	}
 	if o.dir, err = filepath.Abs(o.dir); err != nil {
 		return nil, err
 	}
@@ -103,7 +108,7 @@ func run(ctx context.Context, args []string, out, progress io.Writer) (err error
 	logf("starting mco and %d bare members in %s", o.members, o.dir)
 	env, err := benchkit.FreshEnv(ctx, localcluster.Options{
 		Dir: o.dir, BinDir: o.binDir, Members: scaleMembers(o.members), ControlPlane: true,
-		BareMembers: true, StaticNodes: true, ExternalEtcd: o.externalEtcd,
+		BareMembers: true, StaticNodes: true, ExternalEtcd: o.externalEtcd, Timing: o.timing,
 	}, logf)
 	if err != nil {
 		return err

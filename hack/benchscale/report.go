@@ -172,6 +172,7 @@ func (r *result) print(w io.Writer) error {
 	p("")
 	p("mco at scale: %d bare members (kube-apiservers on one etcd, nodes that are objects only); %d Deployments (3 replicas) divided over %d members each by a spread constraint, %d ConfigMaps duplicated to all",
 		r.o.members, r.o.deployments, r.o.spread, r.o.configMaps)
+	p("%s.", benchkit.TimingNote(r.o.timing))
 	p("")
 	p("propagation    %d objects, %d workers: creates done in %s, every object in its members after %s (%.1f objects/s)",
 		n, r.o.workers, r.created.Round(time.Millisecond), r.propagated.Round(time.Millisecond), s.ObjectsPerS)

@@ -19,7 +19,8 @@ const maxWindowFactor = 6
 // member slow to start pods) has its window doubled after each write in
 // passing, up to maxWindowFactor times the base: its progress still shows,
 // at a pace that costs a handful of writes rather than one per window. A
-// settled change resets it.
+// settled change resets it. A detail (see Detail) waits for the longest
+// window unless a step on the way comes first.
 type Coalescer[K comparable] struct {
 	window time.Duration
 	now    func() time.Time
@@ -28,10 +29,34 @@ type Coalescer[K comparable] struct {
 	keys map[K]*coalesced
 }
 
+// Change says how a status change is to be written.
+type Change int
+
+const (
+	// InPassing is a step on the way, coalesced within the key's window.
+	InPassing Change = iota
+	// Settled is an outcome, written at once.
+	Settled
+	// Detail is a change on the way that moves nothing users count or
+	// controllers decide on (a member rewording its own conditions while
+	// its counters and health stand still): it rides with the next write,
+	// and waits for the longest window at most.
+	Detail
+)
+
+// SettledIf is Settled when settled holds, InPassing otherwise.
+func SettledIf(settled bool) Change {
+	if settled {
+		return Settled
+	}
+	return InPassing
+}
+
 // coalesced is one key's state between its settled writes.
 type coalesced struct {
 	open   bool      // a change waits to be written
 	since  time.Time // when the open window started
+	detail bool      // only details wait: the window is the longest
 	fired  bool      // Due said the open window is over
 	writes int       // writes in passing since the last settled one
 }
@@ -41,16 +66,17 @@ func NewCoalescer[K comparable](window time.Duration) *Coalescer[K] {
 	return &Coalescer[K]{window: window, now: time.Now, keys: map[K]*coalesced{}}
 }
 
-// Due tells whether a change of k, settled or in passing, is to be
-// written now; when it is not, wait is how long until it is. The first
-// change in passing opens k's window.
-func (c *Coalescer[K]) Due(k K, settled bool) (due bool, wait time.Duration) {
+// Due tells whether a change of k (everything that differs from what is
+// written, classified as a whole) is to be written now; when it is not,
+// wait is how long until it is. The first change not settled opens k's
+// window.
+func (c *Coalescer[K]) Due(k K, change Change) (due bool, wait time.Duration) {
 	if c.window <= 0 {
 		return true, 0
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if settled {
+	if change == Settled {
 		delete(c.keys, k)
 		return true, 0
 	}
@@ -61,9 +87,15 @@ func (c *Coalescer[K]) Due(k K, settled bool) (due bool, wait time.Duration) {
 	}
 	now := c.now()
 	if !e.open {
-		e.open, e.since, e.fired = true, now, false
+		e.open, e.since, e.fired, e.detail = true, now, false, change == Detail
+	} else if change == InPassing {
+		e.detail = false // a step on the way is not held as long
 	}
-	if left := e.since.Add(c.windowAfter(e.writes)).Sub(now); left > 0 {
+	window := c.windowAfter(e.writes)
+	if e.detail {
+		window = c.window * maxWindowFactor
+	}
+	if left := e.since.Add(window).Sub(now); left > 0 {
 		return false, left
 	}
 	e.fired = true
@@ -90,7 +122,7 @@ func (c *Coalescer[K]) Written(k K) {
 	if e.fired {
 		e.writes++
 	}
-	e.open, e.fired = false, false
+	e.open, e.fired, e.detail = false, false, false
 	if e.writes == 0 {
 		delete(c.keys, k)
 	}

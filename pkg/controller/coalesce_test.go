@@ -9,7 +9,7 @@ func TestCoalescer(t *testing.T) {
 	t.Parallel()
 	type step struct {
 		at       time.Duration // since the start
-		settled  bool
+		change   Change
 		written  bool // Written is called before this step's Due
 		wantDue  bool
 		wantWait time.Duration
@@ -19,7 +19,7 @@ func TestCoalescer(t *testing.T) {
 		window time.Duration
 		steps  []step
 	}{
-		{"a settled change is written at once", time.Second, []step{{at: 0, settled: true, wantDue: true}}},
+		{"a settled change is written at once", time.Second, []step{{at: 0, change: Settled, wantDue: true}}},
 		{"a change in passing waits the window out", time.Second, []step{
 			{at: 0, wantWait: time.Second},
 			{at: 300 * time.Millisecond, wantWait: 700 * time.Millisecond},
@@ -27,7 +27,7 @@ func TestCoalescer(t *testing.T) {
 		}},
 		{"settling inside the window is written at once", time.Second, []step{
 			{at: 0, wantWait: time.Second},
-			{at: 400 * time.Millisecond, settled: true, wantDue: true},
+			{at: 400 * time.Millisecond, change: Settled, wantDue: true},
 		}},
 		{"no window writes everything at once", 0, []step{{at: 0, wantDue: true}}},
 		{"the window doubles after each write in passing", time.Second, []step{
@@ -42,8 +42,28 @@ func TestCoalescer(t *testing.T) {
 		{"a settled change resets the window", time.Second, []step{
 			{at: 0, wantWait: time.Second},
 			{at: time.Second, wantDue: true},
-			{at: 1100 * time.Millisecond, written: true, settled: true, wantDue: true},
+			{at: 1100 * time.Millisecond, written: true, change: Settled, wantDue: true},
 			{at: 1200 * time.Millisecond, written: true, wantWait: time.Second},
+		}},
+		{"a detail waits for the longest window", time.Second, []step{
+			{at: 0, change: Detail, wantWait: 6 * time.Second},
+			{at: 2 * time.Second, change: Detail, wantWait: 4 * time.Second},
+			{at: 6 * time.Second, change: Detail, wantDue: true},
+		}},
+		{"a step on the way shortens a detail's window", time.Second, []step{
+			{at: 0, change: Detail, wantWait: 6 * time.Second},
+			{at: 500 * time.Millisecond, wantWait: 500 * time.Millisecond},
+			{at: 700 * time.Millisecond, change: Detail, wantWait: 300 * time.Millisecond},
+			{at: time.Second, wantDue: true},
+		}},
+		{"a detail rides in a window already open", time.Second, []step{
+			{at: 0, wantWait: time.Second},
+			{at: 500 * time.Millisecond, change: Detail, wantWait: 500 * time.Millisecond},
+		}},
+		{"a detail settles like any change", time.Second, []step{
+			{at: 0, change: Detail, wantWait: 6 * time.Second},
+			{at: time.Second, change: Settled, wantDue: true},
+			{at: 2 * time.Second, written: true, change: Detail, wantWait: 6 * time.Second},
 		}},
 		{"a window closed without a write does not grow", time.Second, []step{
 			{at: 0, wantWait: time.Second},
@@ -62,7 +82,7 @@ func TestCoalescer(t *testing.T) {
 				if s.written {
 					co.Written("k")
 				}
-				due, wait := co.Due("k", s.settled)
+				due, wait := co.Due("k", s.change)
 				if due != s.wantDue || wait != s.wantWait {
 					t.Errorf("step %d: Due = %t, %s; want %t, %s", i, due, wait, s.wantDue, s.wantWait)
 				}

@@ -173,7 +173,7 @@ func (c *Controller) sync(ctx context.Context, name string) error {
 		c.window.Written(name)
 		return nil
 	}
-	if due, wait := c.window.Due(name, News(&a.Status, &st)); !due {
+	if due, wait := c.window.Due(name, controller.SettledIf(News(&a.Status, &st))); !due {
 		c.loop.EnqueueAfter(name, wait)
 		return nil
 	}

@@ -154,7 +154,7 @@ func (s *Controller) sync(ctx context.Context, k binding.Key) error {
 	items := aggregate(targets, works)
 	before := v.Status.AggregatedStatus
 	if setAggregated(v, items) {
-		if due, wait := s.window.Due(k, urgent(before, items)); !due {
+		if due, wait := s.window.Due(k, controller.SettledIf(urgent(before, items))); !due {
 			s.loop.EnqueueAfter(k, wait)
 			return nil
 		}

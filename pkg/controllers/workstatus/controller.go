@@ -189,7 +189,7 @@ func (s *Controller) sync(ctx context.Context, k workKey) (retErr error) {
 		s.written(k, held, isHeld)
 		return nil
 	}
-	if due, wait := s.window.Due(k, Urgent(&cached.Status, &w.Status)); !due {
+	if due, wait := s.window.Due(k, Classify(&cached.Status, &w.Status)); !due {
 		s.loop.EnqueueAfter(k, wait)
 		return nil
 	}

@@ -1,14 +1,18 @@
 package workstatus
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
@@ -16,6 +20,7 @@ import (
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	"github.com/mco-org/mco/pkg/binding"
+	"github.com/mco-org/mco/pkg/controller"
 	"github.com/mco-org/mco/pkg/controllers/shared"
 	"github.com/mco-org/mco/pkg/interpreter"
 )
@@ -104,4 +109,63 @@ func degradedMessage(st *workv1alpha1.WorkStatus) string {
 		return string(c.Status) + c.Message
 	}
 	return ""
+}
+
+// Classify tells how a Work's new status is to be written: at once when it
+// is Urgent; as a detail when all that moved are the conditions a member
+// reports on its own objects (a Deployment's Progressing reworded while
+// its counters, its health and the Work's own conditions stand still,
+// which Karmada does not reflect at all); otherwise as a step on the way.
+func Classify(old, st *workv1alpha1.WorkStatus) controller.Change {
+	switch {
+	case Urgent(old, st):
+		return controller.Settled
+	case detailOnly(old, st):
+		return controller.Detail
+	}
+	return controller.InPassing
+}
+
+// detailOnly tells whether st differs from old in the members' own
+// conditions alone.
+func detailOnly(old, st *workv1alpha1.WorkStatus) bool {
+	if !sameConditions(old.Conditions, st.Conditions) || len(old.ManifestStatuses) != len(st.ManifestStatuses) {
+		return false
+	}
+	for i, n := range st.ManifestStatuses {
+		o := old.ManifestStatuses[i]
+		if o.Identifier != n.Identifier || o.Health != n.Health || !sameApartFromConditions(o.Status, n.Status) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameConditions compares what two lists of conditions say, times apart.
+func sameConditions(a, b []metav1.Condition) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, c := range a {
+		d := meta.FindStatusCondition(b, c.Type)
+		if d == nil || d.Status != c.Status || d.Reason != c.Reason || d.Message != c.Message || d.ObservedGeneration != c.ObservedGeneration {
+			return false
+		}
+	}
+	return true
+}
+
+// sameApartFromConditions compares two reflected statuses without their
+// top-level conditions.
+func sameApartFromConditions(a, b *runtime.RawExtension) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	var x, y map[string]any
+	if json.Unmarshal(a.Raw, &x) != nil || json.Unmarshal(b.Raw, &y) != nil {
+		return bytes.Equal(a.Raw, b.Raw)
+	}
+	delete(x, "conditions")
+	delete(y, "conditions")
+	return apiequality.Semantic.DeepEqual(x, y)
 }

@@ -4,8 +4,10 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
+	"github.com/mco-org/mco/pkg/controller"
 )
 
 func TestUrgent(t *testing.T) {
@@ -45,6 +47,57 @@ func TestUrgent(t *testing.T) {
 			t.Parallel()
 			if got := Urgent(c.old, c.new); got != c.want {
 				t.Errorf("Urgent = %t, want %t", got, c.want)
+			}
+		})
+	}
+}
+
+func TestClassify(t *testing.T) {
+	t.Parallel()
+	onTheWay := []metav1.Condition{
+		{Type: workv1alpha1.WorkApplied, Status: metav1.ConditionTrue, Reason: "AppliedSuccessful"},
+		{Type: workv1alpha1.WorkAvailable, Status: metav1.ConditionFalse, Reason: "ResourcesNotAvailable", Message: "Deployment web is Unhealthy"},
+	}
+	st := func(conds []metav1.Condition, health workv1alpha1.ResourceHealth, reflected string) *workv1alpha1.WorkStatus {
+		s := &workv1alpha1.WorkStatus{Conditions: conds}
+		ms := workv1alpha1.ManifestStatus{Identifier: workv1alpha1.ResourceIdentifier{Group: "apps", Version: "v1", Kind: "Deployment", Name: "web"}, Health: health}
+		if reflected != "" {
+			ms.Status = &runtime.RawExtension{Raw: []byte(reflected)}
+		}
+		s.ManifestStatuses = []workv1alpha1.ManifestStatus{ms}
+		return s
+	}
+	empty := `{"generation":1,"resourceTemplateGeneration":2}`
+	progressing := `{"conditions":[{"type":"Progressing","status":"True","reason":"NewReplicaSetCreated"}],"generation":1,"resourceTemplateGeneration":2}`
+	reworded := `{"conditions":[{"type":"Progressing","status":"True","reason":"ReplicaSetUpdated"}],"generation":1,"resourceTemplateGeneration":2}`
+	counted := `{"conditions":[{"type":"Progressing","status":"True","reason":"ReplicaSetUpdated"}],"generation":1,"replicas":3,"resourceTemplateGeneration":2}`
+	later := func(c []metav1.Condition) []metav1.Condition {
+		out := append([]metav1.Condition(nil), c...)
+		for i := range out {
+			out[i].LastTransitionTime = metav1.Unix(1000, 0)
+		}
+		return out
+	}
+	cases := []struct {
+		name     string
+		old, new *workv1alpha1.WorkStatus
+		want     controller.Change
+	}{
+		{"a member's condition appearing is a detail", st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), st(onTheWay, workv1alpha1.ResourceUnhealthy, progressing), controller.Detail},
+		{"a member's condition reworded is a detail", st(onTheWay, workv1alpha1.ResourceUnhealthy, progressing), st(onTheWay, workv1alpha1.ResourceUnhealthy, reworded), controller.Detail},
+		{"times of the Work's own conditions do not count", st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), st(later(onTheWay), workv1alpha1.ResourceUnhealthy, progressing), controller.Detail},
+		{"a counter moving is a step on the way", st(onTheWay, workv1alpha1.ResourceUnhealthy, reworded), st(onTheWay, workv1alpha1.ResourceUnhealthy, counted), controller.InPassing},
+		{"a first reflected status is a step on the way", st(onTheWay, workv1alpha1.ResourceUnknown, ""), st(onTheWay, workv1alpha1.ResourceUnknown, empty), controller.InPassing},
+		{"health moving is a step on the way", st(onTheWay, workv1alpha1.ResourceUnknown, empty), st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), controller.InPassing},
+		{"the first apply is a step on the way", &workv1alpha1.WorkStatus{}, st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), controller.InPassing},
+		{"a status that is no object is compared whole", st(onTheWay, workv1alpha1.ResourceUnhealthy, `"a"`), st(onTheWay, workv1alpha1.ResourceUnhealthy, `"b"`), controller.InPassing},
+		{"an outcome is settled", st(onTheWay, workv1alpha1.ResourceUnhealthy, progressing), &workv1alpha1.WorkStatus{Conditions: []metav1.Condition{{Type: workv1alpha1.WorkApplied, Status: metav1.ConditionFalse}}}, controller.Settled},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Classify(c.old, c.new); got != c.want {
+				t.Errorf("Classify = %d, want %d", got, c.want)
 			}
 		})
 	}

@@ -40,6 +40,10 @@ type Timing struct {
 	// the first wait, doubled at each failure up to the longest.
 	AgentRetryInitial time.Duration `json:"agentRetryInitial,omitempty"`
 	AgentRetryMax     time.Duration `json:"agentRetryMax,omitempty"`
+	// BinaryDefaults passes none of these flags: the components run with
+	// their own defaults, as a user runs them (benchmarks measure that, not
+	// local-up's quick probes). The fields above are then ignored.
+	BinaryDefaults bool `json:"binaryDefaults,omitempty"`
 }
 
 // DefaultTiming is the timing of `make local-up`: short enough that a
@@ -59,6 +63,9 @@ func DefaultTiming() Timing {
 // least two status updates (a probe takes up to 5 s to give up on a member
 // that does not answer), and a Lease must outlast several renewals.
 func (t Timing) Validate() error {
+	if t.BinaryDefaults {
+		return nil // the components check their own
+	}
 	if t.StatusUpdate < time.Second {
 		return fmt.Errorf("timing: status update every %s, want at least 1s", t.StatusUpdate)
 	}
@@ -90,6 +97,9 @@ func (t Timing) Validate() error {
 
 // healthFlags are the flags mco-controller-manager and mco-agent share.
 func (t Timing) healthFlags() []string {
+	if t.BinaryDefaults {
+		return nil
+	}
 	return []string{
 		"--cluster-status-update-frequency=" + t.StatusUpdate.String(),
 		"--cluster-failure-threshold=" + t.Failure.String(),
@@ -100,7 +110,7 @@ func (t Timing) healthFlags() []string {
 // leaderFlags are the leader election flags of mco-scheduler and
 // mco-controller-manager, none when t keeps their defaults.
 func (t Timing) leaderFlags() []string {
-	if t.LeaderLease == 0 {
+	if t.LeaderLease == 0 || t.BinaryDefaults {
 		return nil
 	}
 	return []string{
@@ -112,6 +122,9 @@ func (t Timing) leaderFlags() []string {
 
 // controllerManagerFlags are mco-controller-manager's flags of t.
 func (t Timing) controllerManagerFlags() []string {
+	if t.BinaryDefaults {
+		return nil
+	}
 	return append(append(t.healthFlags(), t.leaderFlags()...),
 		"--cluster-monitor-period="+t.MonitorPeriod.String(),
 		"--cluster-monitor-grace-period="+t.MonitorGrace.String(),
@@ -120,6 +133,9 @@ func (t Timing) controllerManagerFlags() []string {
 
 // agentFlags are mco-agent's flags of t.
 func (t Timing) agentFlags() []string {
+	if t.BinaryDefaults {
+		return nil
+	}
 	flags := append(append(t.healthFlags(), t.leaderFlags()...), "--cluster-lease-duration="+t.LeaseDuration.String())
 	if t.AgentRetryInitial != 0 {
 		flags = append(flags, "--mco-retry-initial="+t.AgentRetryInitial.String(), "--mco-retry-max="+t.AgentRetryMax.String())

@@ -59,4 +59,13 @@ func TestTimingFlags(t *testing.T) {
 	if got := strings.Join(short.agentFlags(), " "); !strings.HasSuffix(got, "--mco-retry-initial=2s --mco-retry-max=8s") {
 		t.Errorf("agent flags %s lack the retry periods", got)
 	}
+	defaults := DefaultTiming()
+	defaults.BinaryDefaults = true
+	defaults.LeaderLease, defaults.LeaderRenew, defaults.LeaderRetry = 15*time.Second, 10*time.Second, 2*time.Second
+	if err := defaults.Validate(); err != nil {
+		t.Errorf("the binaries' defaults: %v", err)
+	}
+	if got := append(append(defaults.controllerManagerFlags(), defaults.agentFlags()...), defaults.leaderFlags()...); len(got) != 0 {
+		t.Errorf("the binaries' defaults pass flags %v", got)
+	}
 }
