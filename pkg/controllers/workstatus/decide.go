@@ -113,9 +113,10 @@ func degradedMessage(st *workv1alpha1.WorkStatus) string {
 
 // Classify tells how a Work's new status is to be written: at once when it
 // is Urgent; as a detail when all that moved are the conditions a member
-// reports on its own objects (a Deployment's Progressing reworded while
-// its counters, its health and the Work's own conditions stand still,
-// which Karmada does not reflect at all); otherwise as a step on the way.
+// reports on its own objects (a Deployment's Progressing reworded, a
+// condition Karmada does not reflect at all, while its counters, its
+// health and the Work's own conditions stand still); otherwise as a step
+// on the way.
 func Classify(old, st *workv1alpha1.WorkStatus) controller.Change {
 	switch {
 	case Urgent(old, st):
