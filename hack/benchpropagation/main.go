@@ -43,6 +43,8 @@ type options struct {
 	deleteTimeout time.Duration
 	// timing is what mco's components run with (-timing).
 	timing *localcluster.Timing
+	// apiserverArgs are extra flags of mco-apiserver (-apiserver-arg).
+	apiserverArgs []string
 }
 
 // full tells whether the members run their controllers and kwok.
@@ -72,6 +74,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.DurationVar(&o.deleteTimeout, "delete-timeout", 5*time.Minute, "how long the deletion of the Deployments' namespace may take before it is reported as not done")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "give up after this long in all")
 	timing := benchkit.TimingFlag(fs)
+	apiserverArgs := benchkit.ArgsFlag(fs, "apiserver-arg", "an extra flag of mco-apiserver, e.g. --feature-gates=ListFromCacheSnapshot=false (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -89,6 +92,7 @@ func parseFlags(args []string) (*options, error) {
 	if o.timing, err = timing(); err != nil {
 		return nil, err
 	}
+	o.apiserverArgs = *apiserverArgs
 	if o.dir, err = filepath.Abs(o.dir); err != nil {
 		return nil, err
 	}
@@ -117,7 +121,7 @@ func run(ctx context.Context, args []string, out, progress io.Writer) (err error
 		members[0].APIServerArgs = append(members[0].APIServerArgs, "--profiling=true")
 	}
 	env, err := benchkit.FreshEnv(ctx, localcluster.Options{
-		Dir: o.dir, BinDir: o.binDir, Members: members, ControlPlane: true, BareMembers: !o.full(), Timing: o.timing,
+		Dir: o.dir, BinDir: o.binDir, Members: members, ControlPlane: true, BareMembers: !o.full(), Timing: o.timing, MCOAPIServerArgs: o.apiserverArgs,
 	}, logf)
 	if err != nil {
 		return err

@@ -39,6 +39,7 @@ type options struct {
 	externalEtcd  bool
 	profileEvery  time.Duration
 	timing        *localcluster.Timing
+	apiserverArgs []string // extra flags of mco-apiserver (-apiserver-arg)
 }
 
 // maxMembers bounds -members: the tracker keeps a member set as a bit mask.
@@ -62,6 +63,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.DurationVar(&o.profileEvery, "heap-profile-every", 0, "with -heap-profiles, also save heap profiles every this long from the first create to the end, into DIR/every/<seconds>s (0: none)")
 	fs.BoolVar(&o.externalEtcd, "external-etcd", false, "run mco-apiserver on an etcd process of its own instead of the embedded one")
 	timing := benchkit.TimingFlag(fs)
+	apiserverArgs := benchkit.ArgsFlag(fs, "apiserver-arg", "an extra flag of mco-apiserver, e.g. --feature-gates=ListFromCacheSnapshot=false (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -81,6 +83,7 @@ func parseFlags(args []string) (*options, error) {
 	if o.timing, err = timing(); err != nil {
 		return nil, err
 	}
+	o.apiserverArgs = *apiserverArgs
 	if o.dir, err = filepath.Abs(o.dir); err != nil {
 		return nil, err
 	}
@@ -108,7 +111,7 @@ func run(ctx context.Context, args []string, out, progress io.Writer) (err error
 	logf("starting mco and %d bare members in %s", o.members, o.dir)
 	env, err := benchkit.FreshEnv(ctx, localcluster.Options{
 		Dir: o.dir, BinDir: o.binDir, Members: scaleMembers(o.members), ControlPlane: true,
-		BareMembers: true, StaticNodes: true, ExternalEtcd: o.externalEtcd, Timing: o.timing,
+		BareMembers: true, StaticNodes: true, ExternalEtcd: o.externalEtcd, Timing: o.timing, MCOAPIServerArgs: o.apiserverArgs,
 	}, logf)
 	if err != nil {
 		return err

@@ -66,7 +66,7 @@ const (
 
 // startControlPlane starts mco-apiserver, on its embedded etcd or, with
 // externalEtcd, on an etcd process of its own, then the components.
-func startControlPlane(ctx context.Context, env *Env, externalEtcd bool) (*ControlPlane, error) {
+func startControlPlane(ctx context.Context, env *Env, externalEtcd bool, extraArgs []string) (*ControlPlane, error) {
 	c := &ControlPlane{DataDir: filepath.Join(env.Dir, "mco")}
 	c.Kubeconfig = APIServerKubeconfig(c.DataDir)
 	logDir := filepath.Join(env.Dir, "logs", "mco")
@@ -87,7 +87,7 @@ func startControlPlane(ctx context.Context, env *Env, externalEtcd bool) (*Contr
 		}
 		args = append(args, "--etcd-servers="+strings.Join(urls, ","))
 	}
-	api, err := StartAPIServer(ctx, env.BinDir, c.DataDir, logDir, args...)
+	api, err := StartAPIServer(ctx, env.BinDir, c.DataDir, logDir, append(args, extraArgs...)...)
 	if api != nil {
 		c.Port, c.APIServer = api.Port, api.Process
 	}

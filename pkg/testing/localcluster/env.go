@@ -40,6 +40,9 @@ type Options struct {
 	// rather than its embedded one (benchmarks: the apiserver's memory
 	// without the database's).
 	ExternalEtcd bool
+	// MCOAPIServerArgs are extra flags of mco-apiserver (benchmarks try
+	// settings with them, e.g. --feature-gates).
+	MCOAPIServerArgs []string
 	// Aggregated runs mco behind a host cluster (aggregated.go): a bare
 	// kube-apiserver with the aggregation layer on (plus
 	// HostAPIServerArgs) that mco-apiserver registers in; the components
@@ -147,7 +150,7 @@ func Up(ctx context.Context, o Options) (env *Env, err error) {
 	}
 	if o.ControlPlane {
 		start := func(ctx context.Context, env *Env) (*ControlPlane, error) {
-			return startControlPlane(ctx, env, o.ExternalEtcd)
+			return startControlPlane(ctx, env, o.ExternalEtcd, o.MCOAPIServerArgs)
 		}
 		switch {
 		case o.Aggregated:
