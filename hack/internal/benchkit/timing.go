@@ -41,14 +41,3 @@ func TimingNote(t *localcluster.Timing) string {
 	}
 	return "mco's components run with local-up's timing (-timing " + TimingLocalUp + ": each member probed every 2 s)"
 }
-
-// ArgsFlag registers a repeatable string flag on fs and returns the values
-// given, in order.
-func ArgsFlag(fs *flag.FlagSet, name, usage string) *[]string {
-	var values []string
-	fs.Func(name, usage, func(v string) error {
-		values = append(values, v)
-		return nil
-	})
-	return &values
-}

@@ -97,9 +97,6 @@ func (t Timing) Validate() error {
 
 // healthFlags are the flags mco-controller-manager and mco-agent share.
 func (t Timing) healthFlags() []string {
-	if t.BinaryDefaults {
-		return nil
-	}
 	return []string{
 		"--cluster-status-update-frequency=" + t.StatusUpdate.String(),
 		"--cluster-failure-threshold=" + t.Failure.String(),
