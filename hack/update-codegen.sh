@@ -12,7 +12,7 @@ APIS=pkg/apis
 GEN=pkg/generated
 HEADER=hack/boilerplate.go.txt
 # Groups with a +genclient kind; <group>/<version> below pkg/apis.
-GROUP_VERSIONS=(addons/v1alpha1 apps/v1alpha1 cluster/v1alpha1 config/v1alpha1 networking/v1alpha1 policy/v1alpha1 remedy/v1alpha1 rollout/v1alpha1 work/v1alpha1 work/v1alpha2)
+GROUP_VERSIONS=(addons/v1alpha1 apps/v1alpha1 autoscaling/v1alpha1 cluster/v1alpha1 config/v1alpha1 networking/v1alpha1 policy/v1alpha1 remedy/v1alpha1 rollout/v1alpha1 work/v1alpha1 work/v1alpha2)
 # k8s.io/api packages that mco-apiserver serves, and those their types
 # refer to, so it needs OpenAPI for them.
 BUILTIN_API_PKGS=(
@@ -65,6 +65,7 @@ PROTO_REFERENCED=(
   k8s.io/apimachinery/pkg/apis/meta/v1
   k8s.io/api/core/v1
   k8s.io/api/admissionregistration/v1
+  k8s.io/api/autoscaling/v2
   k8s.io/api/networking/v1
   k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1
 )

@@ -94,6 +94,10 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		rule("remedy.karmada.io", []string{"remedies"}, read),
 		rule("networking.karmada.io", []string{"multiclusterservices"}, read),
 		rule("networking.karmada.io", []string{"multiclusterservices/status"}, updateOnly),
+		// FederatedHPAs and CronFederatedHPAs: the bounds a rule moves, the
+		// status each writes.
+		rule("autoscaling.karmada.io", []string{"federatedhpas", "cronfederatedhpas"}, readUpdate),
+		rule("autoscaling.karmada.io", []string{"federatedhpas/status", "cronfederatedhpas/status"}, updateOnly),
 		// The members' endpoints collected for services across clusters.
 		rule("discovery.k8s.io", []string{"endpointslices"}, readWrite),
 		// The Services that ServiceImports derive (derived-<name>).
@@ -138,7 +142,9 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 	}
 	slices.Sort(groups)
 	for _, g := range groups {
-		rules = append(rules, rule(g, byGroup[g], readUpdate))
+		// The replicas the autoscalers set go through the scale
+		// subresource of the templates that have one.
+		rules = append(rules, rule(g, append(byGroup[g], "*/scale"), readUpdate))
 	}
 	return append(rules,
 		rule(rbacv1.GroupName, []string{"roles", "clusterroles"}, []string{"escalate", "bind"}),

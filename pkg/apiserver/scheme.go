@@ -16,6 +16,7 @@ import (
 
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
+	autoscalingkarmadav1alpha1 "github.com/mco-org/mco/pkg/apis/autoscaling/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
@@ -46,7 +47,7 @@ func NewScheme(specs []*resource.Spec, withInternal bool) (*runtime.Scheme, erro
 		coordinationv1.AddToScheme, autoscalingv1.AddToScheme,
 		policyv1alpha1.AddToScheme, workv1alpha1.AddToScheme, workv1alpha2.AddToScheme,
 		clusterv1alpha1.AddToScheme, configv1alpha1.AddToScheme, rolloutv1alpha1.AddToScheme, addonsv1alpha1.AddToScheme, remedyv1alpha1.AddToScheme,
-		networkingv1alpha1.AddToScheme,
+		networkingv1alpha1.AddToScheme, autoscalingkarmadav1alpha1.AddToScheme,
 		builtin.AddDefaults,
 	}
 	for _, add := range builders {

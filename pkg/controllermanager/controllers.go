@@ -11,6 +11,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/bindingstatus"
 	"github.com/mco-org/mco/pkg/controllers/cluster"
 	"github.com/mco-org/mco/pkg/controllers/clusterstatus"
+	"github.com/mco-org/mco/pkg/controllers/cronfederatedhpa"
 	"github.com/mco-org/mco/pkg/controllers/dependencies"
 	"github.com/mco-org/mco/pkg/controllers/detector"
 	"github.com/mco-org/mco/pkg/controllers/execution"
@@ -30,23 +31,24 @@ import (
 // controllers are every controller mco-controller-manager can run, by the
 // name --controllers takes.
 var controllers = map[string]shared.InitFunc{
-	"addon":                  newAddon,
-	"cluster":                cluster.New,
-	"clusterStatus":          clusterstatus.New,
-	"detector":               detector.New,
-	"dependencies":           dependencies.New,
-	"binding":                binding.New,
-	"bindingStatus":          bindingstatus.New,
-	"execution":              execution.New,
-	"federatedResourceQuota": federatedquota.New,
-	"gracefulEviction":       gracefuleviction.New,
-	"multiClusterService":    multiclusterservice.New,
-	"namespace":              namespacesync.New,
-	"remedy":                 remedy.New,
-	"rollout":                rollout.New,
-	"taintPolicy":            taintpolicy.New,
-	"workStatus":             workstatus.New,
-	"workloadRebalancer":     rebalancer.New,
+	"addon":                                newAddon,
+	"cluster":                              cluster.New,
+	"cronFederatedHorizontalPodAutoscaler": cronfederatedhpa.New,
+	"clusterStatus":                        clusterstatus.New,
+	"detector":                             detector.New,
+	"dependencies":                         dependencies.New,
+	"binding":                              binding.New,
+	"bindingStatus":                        bindingstatus.New,
+	"execution":                            execution.New,
+	"federatedResourceQuota":               federatedquota.New,
+	"gracefulEviction":                     gracefuleviction.New,
+	"multiClusterService":                  multiclusterservice.New,
+	"namespace":                            namespacesync.New,
+	"remedy":                               remedy.New,
+	"rollout":                              rollout.New,
+	"taintPolicy":                          taintpolicy.New,
+	"workStatus":                           workstatus.New,
+	"workloadRebalancer":                   rebalancer.New,
 	// Unlike Karmada, which ships these two off, mco runs them by default:
 	// a propagated autoscaler then owns its target's replicas in the
 	// members. "-hpaScaleTargetMarker,-deploymentReplicasSyncer" turns

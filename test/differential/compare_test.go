@@ -69,7 +69,7 @@ func TestCompareOutcomes(t *testing.T) {
 		{name: "a CRD in a Kubernetes group mco serves, refused on spec.group, is deliberate", kind: "CustomResourceDefinition",
 			input: crd("networking.k8s.io"), kube: accepted(crd("networking.k8s.io")), mco: invalid(Cause{"spec.group", "FieldValueForbidden"})},
 		{name: "a CRD in a Karmada group kept for a kind to come, refused on spec.group, is deliberate", kind: "CustomResourceDefinition",
-			input: crd("autoscaling.karmada.io"), kube: accepted(crd("autoscaling.karmada.io")), mco: invalid(Cause{"spec.group", "FieldValueForbidden"})},
+			input: crd("search.karmada.io"), kube: accepted(crd("search.karmada.io")), mco: invalid(Cause{"spec.group", "FieldValueForbidden"})},
 		{name: "a CRD of Karmada's operator refused by mco is not", kind: "CustomResourceDefinition",
 			input: crd("operator.karmada.io"), kube: accepted(crd("operator.karmada.io")), mco: invalid(Cause{"spec.group", "FieldValueForbidden"}),
 			want: []string{"outcome: accepted by kube, rejected by mco (422 Invalid)"}},

@@ -27,7 +27,7 @@ var karmadaGroups = map[string]karmadaGroup{
 	"cluster.karmada.io":     {"Cluster", true},
 	"config.karmada.io":      {"ResourceInterpreterCustomization and ResourceInterpreterWebhookConfiguration", true},
 	"apps.karmada.io":        {"WorkloadRebalancer", true},
-	"autoscaling.karmada.io": {"FederatedHPA and CronFederatedHPA", false},
+	"autoscaling.karmada.io": {"FederatedHPA and CronFederatedHPA", true},
 	"networking.karmada.io":  {"MultiClusterIngress and MultiClusterService", true},
 	"remedy.karmada.io":      {"Remedy", true},
 	"search.karmada.io":      {"ResourceRegistry", false},

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
+	autoscalingv1alpha1 "github.com/mco-org/mco/pkg/apis/autoscaling/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
@@ -21,7 +22,7 @@ func TestReason(t *testing.T) {
 	}{
 		{"policy.karmada.io", "served by mco-apiserver itself"},
 		{"work.karmada.io", "served by mco-apiserver itself"},
-		{"autoscaling.karmada.io", "Karmada's group of FederatedHPA and CronFederatedHPA, kept for mco to serve"},
+		{"autoscaling.karmada.io", "served by mco-apiserver itself"},
 		{"networking.karmada.io", "served by mco-apiserver itself"},
 		{"remedy.karmada.io", "served by mco-apiserver itself"},
 		{"search.karmada.io", "ResourceRegistry"},
@@ -45,7 +46,7 @@ func TestReason(t *testing.T) {
 // TestServedKarmadaGroups: the list says served exactly for the Karmada
 // groups mco has types for.
 func TestServedKarmadaGroups(t *testing.T) {
-	want := []string{appsv1alpha1.GroupName, clusterv1alpha1.GroupName, configv1alpha1.GroupName, networkingv1alpha1.GroupName, policyv1alpha1.GroupName, remedyv1alpha1.GroupName, workv1alpha2.GroupName}
+	want := []string{appsv1alpha1.GroupName, autoscalingv1alpha1.GroupName, clusterv1alpha1.GroupName, configv1alpha1.GroupName, networkingv1alpha1.GroupName, policyv1alpha1.GroupName, remedyv1alpha1.GroupName, workv1alpha2.GroupName}
 	got := ServedKarmadaGroups()
 	slices.Sort(want)
 	slices.Sort(got)

@@ -25,7 +25,8 @@ func TestGuard(t *testing.T) {
 		{"snapshot.storage.k8s.io", ""},
 		{"networking.k8s.io", "is served by mco-apiserver itself"},
 		{"policy.karmada.io", "is served by mco-apiserver itself"},
-		{"autoscaling.karmada.io", "kept for mco to serve"},
+		{"autoscaling.karmada.io", "is served by mco-apiserver itself"},
+		{"search.karmada.io", "kept for mco to serve"},
 		{"operator.karmada.io", ""},
 		{"karmada.io", ""},
 		{"rollout.mco-org.github.io", "mco-org.github.io domain"},
@@ -81,7 +82,7 @@ func TestCustomResourceRules(t *testing.T) {
 			Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: plural}}}
 	}
 	rules := customResourceRules([]*apiextensionsv1.CustomResourceDefinition{c("b.com", "things"), c("a.com", "widgets"), c("b.com", "apples")})
-	if len(rules) != 2 || rules[0].APIGroups[0] != "a.com" || strings.Join(rules[1].Resources, ",") != "apples,apples/status,things,things/status" {
+	if len(rules) != 2 || rules[0].APIGroups[0] != "a.com" || strings.Join(rules[1].Resources, ",") != "apples,apples/scale,apples/status,things,things/scale,things/status" {
 		t.Errorf("rules %+v", rules)
 	}
 	for _, r := range rules {

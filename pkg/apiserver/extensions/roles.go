@@ -32,7 +32,7 @@ func customResourceRules(crds []*apiextensionsv1.CustomResourceDefinition) []rba
 	byGroup := map[string][]string{}
 	for _, c := range crds {
 		p := c.Spec.Names.Plural
-		byGroup[c.Spec.Group] = append(byGroup[c.Spec.Group], p, p+"/status")
+		byGroup[c.Spec.Group] = append(byGroup[c.Spec.Group], p, p+"/status", p+"/scale")
 	}
 	groups := make([]string, 0, len(byGroup))
 	for g := range byGroup {

@@ -21,6 +21,7 @@ package applyconfiguration
 import (
 	v1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
+	autoscalingv1alpha1 "github.com/mco-org/mco/pkg/apis/autoscaling/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
@@ -31,6 +32,7 @@ import (
 	v1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/addons/v1alpha1"
 	applyconfigurationappsv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/apps/v1alpha1"
+	applyconfigurationautoscalingv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/autoscaling/v1alpha1"
 	applyconfigurationclusterv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/cluster/v1alpha1"
 	applyconfigurationconfigv1alpha1 "github.com/mco-org/mco/pkg/generated/applyconfiguration/config/v1alpha1"
 	internal "github.com/mco-org/mco/pkg/generated/applyconfiguration/internal"
@@ -82,6 +84,26 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationappsv1alpha1.WorkloadRebalancerSpecApplyConfiguration{}
 	case appsv1alpha1.SchemeGroupVersion.WithKind("WorkloadRebalancerStatus"):
 		return &applyconfigurationappsv1alpha1.WorkloadRebalancerStatusApplyConfiguration{}
+
+		// Group=autoscaling.karmada.io, Version=v1alpha1
+	case autoscalingv1alpha1.SchemeGroupVersion.WithKind("CronFederatedHPA"):
+		return &applyconfigurationautoscalingv1alpha1.CronFederatedHPAApplyConfiguration{}
+	case autoscalingv1alpha1.SchemeGroupVersion.WithKind("CronFederatedHPARule"):
+		return &applyconfigurationautoscalingv1alpha1.CronFederatedHPARuleApplyConfiguration{}
+	case autoscalingv1alpha1.SchemeGroupVersion.WithKind("CronFederatedHPASpec"):
+		return &applyconfigurationautoscalingv1alpha1.CronFederatedHPASpecApplyConfiguration{}
+	case autoscalingv1alpha1.SchemeGroupVersion.WithKind("CronFederatedHPAStatus"):
+		return &applyconfigurationautoscalingv1alpha1.CronFederatedHPAStatusApplyConfiguration{}
+	case autoscalingv1alpha1.SchemeGroupVersion.WithKind("ExecutionHistory"):
+		return &applyconfigurationautoscalingv1alpha1.ExecutionHistoryApplyConfiguration{}
+	case autoscalingv1alpha1.SchemeGroupVersion.WithKind("FailedExecution"):
+		return &applyconfigurationautoscalingv1alpha1.FailedExecutionApplyConfiguration{}
+	case autoscalingv1alpha1.SchemeGroupVersion.WithKind("FederatedHPA"):
+		return &applyconfigurationautoscalingv1alpha1.FederatedHPAApplyConfiguration{}
+	case autoscalingv1alpha1.SchemeGroupVersion.WithKind("FederatedHPASpec"):
+		return &applyconfigurationautoscalingv1alpha1.FederatedHPASpecApplyConfiguration{}
+	case autoscalingv1alpha1.SchemeGroupVersion.WithKind("SuccessfulExecution"):
+		return &applyconfigurationautoscalingv1alpha1.SuccessfulExecutionApplyConfiguration{}
 
 		// Group=cluster.karmada.io, Version=v1alpha1
 	case clusterv1alpha1.SchemeGroupVersion.WithKind("AllocatableModeling"):

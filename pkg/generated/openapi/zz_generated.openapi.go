@@ -24,6 +24,7 @@ package openapi
 import (
 	v1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
+	autoscalingv1alpha1 "github.com/mco-org/mco/pkg/apis/autoscaling/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
@@ -81,6 +82,17 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		appsv1alpha1.WorkloadRebalancerList{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerList(ref),
 		appsv1alpha1.WorkloadRebalancerSpec{}.OpenAPIModelName():                        schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerSpec(ref),
 		appsv1alpha1.WorkloadRebalancerStatus{}.OpenAPIModelName():                      schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerStatus(ref),
+		autoscalingv1alpha1.CronFederatedHPA{}.OpenAPIModelName():                       schema_pkg_apis_autoscaling_v1alpha1_CronFederatedHPA(ref),
+		autoscalingv1alpha1.CronFederatedHPAList{}.OpenAPIModelName():                   schema_pkg_apis_autoscaling_v1alpha1_CronFederatedHPAList(ref),
+		autoscalingv1alpha1.CronFederatedHPARule{}.OpenAPIModelName():                   schema_pkg_apis_autoscaling_v1alpha1_CronFederatedHPARule(ref),
+		autoscalingv1alpha1.CronFederatedHPASpec{}.OpenAPIModelName():                   schema_pkg_apis_autoscaling_v1alpha1_CronFederatedHPASpec(ref),
+		autoscalingv1alpha1.CronFederatedHPAStatus{}.OpenAPIModelName():                 schema_pkg_apis_autoscaling_v1alpha1_CronFederatedHPAStatus(ref),
+		autoscalingv1alpha1.ExecutionHistory{}.OpenAPIModelName():                       schema_pkg_apis_autoscaling_v1alpha1_ExecutionHistory(ref),
+		autoscalingv1alpha1.FailedExecution{}.OpenAPIModelName():                        schema_pkg_apis_autoscaling_v1alpha1_FailedExecution(ref),
+		autoscalingv1alpha1.FederatedHPA{}.OpenAPIModelName():                           schema_pkg_apis_autoscaling_v1alpha1_FederatedHPA(ref),
+		autoscalingv1alpha1.FederatedHPAList{}.OpenAPIModelName():                       schema_pkg_apis_autoscaling_v1alpha1_FederatedHPAList(ref),
+		autoscalingv1alpha1.FederatedHPASpec{}.OpenAPIModelName():                       schema_pkg_apis_autoscaling_v1alpha1_FederatedHPASpec(ref),
+		autoscalingv1alpha1.SuccessfulExecution{}.OpenAPIModelName():                    schema_pkg_apis_autoscaling_v1alpha1_SuccessfulExecution(ref),
 		clusterv1alpha1.APIEnablement{}.OpenAPIModelName():                              schema_pkg_apis_cluster_v1alpha1_APIEnablement(ref),
 		clusterv1alpha1.APIResource{}.OpenAPIModelName():                                schema_pkg_apis_cluster_v1alpha1_APIResource(ref),
 		clusterv1alpha1.AllocatableModeling{}.OpenAPIModelName():                        schema_pkg_apis_cluster_v1alpha1_AllocatableModeling(ref),
@@ -1705,6 +1717,543 @@ func schema_pkg_apis_apps_v1alpha1_WorkloadRebalancerStatus(ref common.Reference
 		},
 		Dependencies: []string{
 			appsv1alpha1.ObservedWorkload{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_autoscaling_v1alpha1_CronFederatedHPA(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CronFederatedHPA scales a resource template (anything with a scale subresource), or moves a FederatedHPA's bounds, on cron schedules.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec names the target and the rules.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(autoscalingv1alpha1.CronFederatedHPASpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status records each rule's executions.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(autoscalingv1alpha1.CronFederatedHPAStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			autoscalingv1alpha1.CronFederatedHPASpec{}.OpenAPIModelName(), autoscalingv1alpha1.CronFederatedHPAStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_autoscaling_v1alpha1_CronFederatedHPAList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CronFederatedHPAList is a list of CronFederatedHPAs.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(autoscalingv1alpha1.CronFederatedHPA{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			autoscalingv1alpha1.CronFederatedHPA{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_autoscaling_v1alpha1_CronFederatedHPARule(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CronFederatedHPARule is one schedule and what it sets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name identifies the rule in the status; unique in the CronFederatedHPA, 1 to 32 characters. A renamed rule is a new rule: the old name's history goes.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"schedule": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Schedule is a five-field cron expression (minute hour day-of-month month day-of-week), as a CronJob's.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"targetReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetReplicas is what the rule sets a template's replicas to (required unless the target is a FederatedHPA).",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"targetMinReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetMinReplicas is what the rule sets a FederatedHPA's minReplicas to; unset leaves it.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"targetMaxReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TargetMaxReplicas is what the rule sets a FederatedHPA's maxReplicas to; unset leaves it.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"suspend": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Suspend stops the rule's next executions; false when unset.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"timeZone": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TimeZone is the IANA time zone the schedule is read in; the controller's own zone when unset.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"successfulHistoryLimit": {
+						SchemaProps: spec.SchemaProps{
+							Description: "SuccessfulHistoryLimit is how many successful executions the status keeps for the rule (1 to 32; 3 when unset).",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"failedHistoryLimit": {
+						SchemaProps: spec.SchemaProps{
+							Description: "FailedHistoryLimit is how many failed executions the status keeps for the rule (0 to 32; 3 when unset).",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"name", "schedule"},
+			},
+		},
+	}
+}
+
+func schema_pkg_apis_autoscaling_v1alpha1_CronFederatedHPASpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CronFederatedHPASpec names what the rules scale.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"scaleTargetRef": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ScaleTargetRef is a resource template with a scale subresource (its replicas are set) or a FederatedHPA (autoscaling.karmada.io/v1alpha1, its minReplicas and maxReplicas are set).",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v2.CrossVersionObjectReference{}.OpenAPIModelName()),
+						},
+					},
+					"rules": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Rules are the schedules and what each sets.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(autoscalingv1alpha1.CronFederatedHPARule{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"scaleTargetRef", "rules"},
+			},
+		},
+		Dependencies: []string{
+			autoscalingv1alpha1.CronFederatedHPARule{}.OpenAPIModelName(), v2.CrossVersionObjectReference{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_autoscaling_v1alpha1_CronFederatedHPAStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CronFederatedHPAStatus records the rules' executions.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"executionHistories": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ExecutionHistories holds one entry per rule.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(autoscalingv1alpha1.ExecutionHistory{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			autoscalingv1alpha1.ExecutionHistory{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_autoscaling_v1alpha1_ExecutionHistory(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ExecutionHistory is the record of one rule.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"ruleName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RuleName is the rule's name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"nextExecutionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NextExecutionTime is when the rule runs next; unset while it is suspended.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"successfulExecutions": {
+						SchemaProps: spec.SchemaProps{
+							Description: "SuccessfulExecutions are the latest successful runs, newest first.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(autoscalingv1alpha1.SuccessfulExecution{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"failedExecutions": {
+						SchemaProps: spec.SchemaProps{
+							Description: "FailedExecutions are the latest failed runs, newest first.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(autoscalingv1alpha1.FailedExecution{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"ruleName"},
+			},
+		},
+		Dependencies: []string{
+			autoscalingv1alpha1.FailedExecution{}.OpenAPIModelName(), autoscalingv1alpha1.SuccessfulExecution{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_autoscaling_v1alpha1_FailedExecution(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "FailedExecution is one failed run of a rule.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"scheduleTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ScheduleTime is when the schedule called for the run.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"executionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ExecutionTime is when it ran.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"message": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Message says why it failed.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"scheduleTime", "executionTime", "message"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_autoscaling_v1alpha1_FederatedHPA(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "FederatedHPA scales a resource template on the load of its pods in every member cluster that runs it: the desired replicas are computed as Kubernetes' HorizontalPodAutoscaler computes them, over the pods of all those members, written to the template's scale subresource, and divided among the members by the scheduler as the template's policy says.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec says what to scale, between which bounds and on which metrics.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(autoscalingv1alpha1.FederatedHPASpec{}.OpenAPIModelName()),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is the autoscaler's last observation, as a HorizontalPodAutoscaler's.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v2.HorizontalPodAutoscalerStatus{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			autoscalingv1alpha1.FederatedHPASpec{}.OpenAPIModelName(), v2.HorizontalPodAutoscalerStatus{}.OpenAPIModelName(), metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_autoscaling_v1alpha1_FederatedHPAList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "FederatedHPAList is a list of FederatedHPAs.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Default: map[string]interface{}{},
+							Ref:     ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Type: []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(autoscalingv1alpha1.FederatedHPA{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			autoscalingv1alpha1.FederatedHPA{}.OpenAPIModelName(), metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_autoscaling_v1alpha1_FederatedHPASpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "FederatedHPASpec is a HorizontalPodAutoscaler's spec (autoscaling/v2) for a resource template.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"scaleTargetRef": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ScaleTargetRef names the resource template to scale; it must serve the scale subresource.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(v2.CrossVersionObjectReference{}.OpenAPIModelName()),
+						},
+					},
+					"minReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MinReplicas is the lower bound of the template's replicas; 1 when unset.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"maxReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MaxReplicas is the upper bound; it may not be below MinReplicas.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"metrics": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metrics are the sources the desired replicas are computed from (the largest proposal wins); 80 % average CPU utilization when unset.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(v2.MetricSpec{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"behavior": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Behavior shapes scaling up and down (stabilization windows and policies); Kubernetes' HPA defaults when unset.",
+							Ref:         ref(v2.HorizontalPodAutoscalerBehavior{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"scaleTargetRef", "maxReplicas"},
+			},
+		},
+		Dependencies: []string{
+			v2.CrossVersionObjectReference{}.OpenAPIModelName(), v2.HorizontalPodAutoscalerBehavior{}.OpenAPIModelName(), v2.MetricSpec{}.OpenAPIModelName()},
+	}
+}
+
+func schema_pkg_apis_autoscaling_v1alpha1_SuccessfulExecution(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "SuccessfulExecution is one successful run of a rule.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"scheduleTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ScheduleTime is when the schedule called for the run.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"executionTime": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ExecutionTime is when it ran.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+					"appliedReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AppliedReplicas is the replicas set (rules with targetReplicas).",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"appliedMaxReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AppliedMaxReplicas is the maxReplicas set (rules with targetMaxReplicas).",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"appliedMinReplicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AppliedMinReplicas is the minReplicas set (rules with targetMinReplicas).",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"scheduleTime", "executionTime"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
 	}
 }
 

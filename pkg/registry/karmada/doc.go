@@ -27,6 +27,7 @@ func Resources(opts ...Option) []*resource.Spec {
 	out = append(out, appsResources()...)
 	out = append(out, remedyResources()...)
 	out = append(out, networkingResources()...)
+	out = append(out, autoscalingResources()...)
 	return out
 }
 

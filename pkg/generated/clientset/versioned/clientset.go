@@ -24,6 +24,7 @@ import (
 
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/addons/v1alpha1"
 	appsv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/apps/v1alpha1"
+	autoscalingv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/autoscaling/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/config/v1alpha1"
 	networkingv1alpha1 "github.com/mco-org/mco/pkg/generated/clientset/versioned/typed/networking/v1alpha1"
@@ -41,6 +42,7 @@ type Interface interface {
 	Discovery() discovery.DiscoveryInterfaces
 	AddonsV1alpha1() addonsv1alpha1.AddonsV1alpha1Interface
 	AppsV1alpha1() appsv1alpha1.AppsV1alpha1Interface
+	AutoscalingV1alpha1() autoscalingv1alpha1.AutoscalingV1alpha1Interface
 	ClusterV1alpha1() clusterv1alpha1.ClusterV1alpha1Interface
 	ConfigV1alpha1() configv1alpha1.ConfigV1alpha1Interface
 	NetworkingV1alpha1() networkingv1alpha1.NetworkingV1alpha1Interface
@@ -54,16 +56,17 @@ type Interface interface {
 // Clientset contains the clients for groups.
 type Clientset struct {
 	*discovery.DiscoveryClient
-	addonsV1alpha1     *addonsv1alpha1.AddonsV1alpha1Client
-	appsV1alpha1       *appsv1alpha1.AppsV1alpha1Client
-	clusterV1alpha1    *clusterv1alpha1.ClusterV1alpha1Client
-	configV1alpha1     *configv1alpha1.ConfigV1alpha1Client
-	networkingV1alpha1 *networkingv1alpha1.NetworkingV1alpha1Client
-	policyV1alpha1     *policyv1alpha1.PolicyV1alpha1Client
-	remedyV1alpha1     *remedyv1alpha1.RemedyV1alpha1Client
-	rolloutV1alpha1    *rolloutv1alpha1.RolloutV1alpha1Client
-	workV1alpha1       *workv1alpha1.WorkV1alpha1Client
-	workV1alpha2       *workv1alpha2.WorkV1alpha2Client
+	addonsV1alpha1      *addonsv1alpha1.AddonsV1alpha1Client
+	appsV1alpha1        *appsv1alpha1.AppsV1alpha1Client
+	autoscalingV1alpha1 *autoscalingv1alpha1.AutoscalingV1alpha1Client
+	clusterV1alpha1     *clusterv1alpha1.ClusterV1alpha1Client
+	configV1alpha1      *configv1alpha1.ConfigV1alpha1Client
+	networkingV1alpha1  *networkingv1alpha1.NetworkingV1alpha1Client
+	policyV1alpha1      *policyv1alpha1.PolicyV1alpha1Client
+	remedyV1alpha1      *remedyv1alpha1.RemedyV1alpha1Client
+	rolloutV1alpha1     *rolloutv1alpha1.RolloutV1alpha1Client
+	workV1alpha1        *workv1alpha1.WorkV1alpha1Client
+	workV1alpha2        *workv1alpha2.WorkV1alpha2Client
 }
 
 // AddonsV1alpha1 retrieves the AddonsV1alpha1Client
@@ -74,6 +77,11 @@ func (c *Clientset) AddonsV1alpha1() addonsv1alpha1.AddonsV1alpha1Interface {
 // AppsV1alpha1 retrieves the AppsV1alpha1Client
 func (c *Clientset) AppsV1alpha1() appsv1alpha1.AppsV1alpha1Interface {
 	return c.appsV1alpha1
+}
+
+// AutoscalingV1alpha1 retrieves the AutoscalingV1alpha1Client
+func (c *Clientset) AutoscalingV1alpha1() autoscalingv1alpha1.AutoscalingV1alpha1Interface {
+	return c.autoscalingV1alpha1
 }
 
 // ClusterV1alpha1 retrieves the ClusterV1alpha1Client
@@ -168,6 +176,10 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 	if err != nil {
 		return nil, err
 	}
+	cs.autoscalingV1alpha1, err = autoscalingv1alpha1.NewForConfigAndClient(&configShallowCopy, httpClient)
+	if err != nil {
+		return nil, err
+	}
 	cs.clusterV1alpha1, err = clusterv1alpha1.NewForConfigAndClient(&configShallowCopy, httpClient)
 	if err != nil {
 		return nil, err
@@ -223,6 +235,7 @@ func New(c rest.Interface) *Clientset {
 	var cs Clientset
 	cs.addonsV1alpha1 = addonsv1alpha1.New(c)
 	cs.appsV1alpha1 = appsv1alpha1.New(c)
+	cs.autoscalingV1alpha1 = autoscalingv1alpha1.New(c)
 	cs.clusterV1alpha1 = clusterv1alpha1.New(c)
 	cs.configV1alpha1 = configv1alpha1.New(c)
 	cs.networkingV1alpha1 = networkingv1alpha1.New(c)

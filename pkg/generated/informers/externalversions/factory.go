@@ -27,6 +27,7 @@ import (
 	versioned "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	addons "github.com/mco-org/mco/pkg/generated/informers/externalversions/addons"
 	apps "github.com/mco-org/mco/pkg/generated/informers/externalversions/apps"
+	autoscaling "github.com/mco-org/mco/pkg/generated/informers/externalversions/autoscaling"
 	cluster "github.com/mco-org/mco/pkg/generated/informers/externalversions/cluster"
 	config "github.com/mco-org/mco/pkg/generated/informers/externalversions/config"
 	internalinterfaces "github.com/mco-org/mco/pkg/generated/informers/externalversions/internalinterfaces"
@@ -335,6 +336,7 @@ type SharedInformerFactory interface {
 
 	Addons() addons.Interface
 	Apps() apps.Interface
+	Autoscaling() autoscaling.Interface
 	Cluster() cluster.Interface
 	Config() config.Interface
 	Networking() networking.Interface
@@ -350,6 +352,10 @@ func (f *sharedInformerFactory) Addons() addons.Interface {
 
 func (f *sharedInformerFactory) Apps() apps.Interface {
 	return apps.New(f, f.namespace, f.tweakListOptions)
+}
+
+func (f *sharedInformerFactory) Autoscaling() autoscaling.Interface {
+	return autoscaling.New(f, f.namespace, f.tweakListOptions)
 }
 
 func (f *sharedInformerFactory) Cluster() cluster.Interface {

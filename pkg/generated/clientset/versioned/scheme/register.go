@@ -21,6 +21,7 @@ package scheme
 import (
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
+	autoscalingv1alpha1 "github.com/mco-org/mco/pkg/apis/autoscaling/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
@@ -42,6 +43,7 @@ var ParameterCodec = runtime.NewParameterCodec(Scheme)
 var localSchemeBuilder = runtime.SchemeBuilder{
 	addonsv1alpha1.AddToScheme,
 	appsv1alpha1.AddToScheme,
+	autoscalingv1alpha1.AddToScheme,
 	clusterv1alpha1.AddToScheme,
 	configv1alpha1.AddToScheme,
 	networkingv1alpha1.AddToScheme,

@@ -1,0 +1,63 @@
+/*
+Copyright The mco Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// GroupName is the API group served by this package.
+const GroupName = "autoscaling.karmada.io"
+
+// SchemeGroupVersion is the group and version of every kind in this package.
+var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1alpha1"}
+
+// Names under which the kinds are served, as in Karmada.
+const (
+	ResourceKindFederatedHPA      = "FederatedHPA"
+	ResourceSingularFederatedHPA  = "federatedhpa"
+	ResourcePluralFederatedHPA    = "federatedhpas"
+	ResourceShortNameFederatedHPA = "fhpa"
+
+	ResourceKindCronFederatedHPA      = "CronFederatedHPA"
+	ResourceSingularCronFederatedHPA  = "cronfederatedhpa"
+	ResourcePluralCronFederatedHPA    = "cronfederatedhpas"
+	ResourceShortNameCronFederatedHPA = "cronfhpa"
+)
+
+var (
+	// SchemeBuilder collects the functions that add this package's kinds to a scheme.
+	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
+	// AddToScheme adds this package's kinds to a scheme.
+	AddToScheme = SchemeBuilder.AddToScheme
+)
+
+// Resource turns an unqualified resource name into a group-qualified one.
+func Resource(resource string) schema.GroupResource {
+	return SchemeGroupVersion.WithResource(resource).GroupResource()
+}
+
+func addKnownTypes(scheme *runtime.Scheme) error {
+	scheme.AddKnownTypes(SchemeGroupVersion,
+		&FederatedHPA{}, &FederatedHPAList{},
+		&CronFederatedHPA{}, &CronFederatedHPAList{},
+	)
+	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
+	return nil
+}
