@@ -2,8 +2,9 @@
 # Builds the programs that tests and scripts run — kubectl and the member
 # cluster binaries (etcd, kube-apiserver, kube-controller-manager,
 # kube-scheduler, kwok) — from the Go modules pinned in hack/tools/go.mod —
-# and helm (hack/tools/helm/go.mod, apart so that Helm's requirements do not
-# move the member binaries'), once per version, into a cache outside the
+# helm (hack/tools/helm/go.mod, apart so that Helm's requirements do not
+# move the member binaries') and metrics-server (hack/tools/metrics-server,
+# apart for the same reason: each member runs one), once per version, into a cache outside the
 # repository, and links them into _output/bin/. A no-op when the cache
 # already has them.
 #
@@ -50,8 +51,9 @@ declare -A PKGS=(
   [kube-scheduler]=k8s.io/kubernetes/cmd/kube-scheduler
   [kwok]=sigs.k8s.io/kwok/cmd/kwok
   [helm]=helm.sh/helm/v4/cmd/helm
+  [metrics-server]=sigs.k8s.io/metrics-server/cmd/metrics-server
 )
-ALL=(kubectl etcd kube-apiserver kube-controller-manager kube-scheduler kwok helm)
+ALL=(kubectl etcd kube-apiserver kube-controller-manager kube-scheduler kwok helm metrics-server)
 
 tools=("$@")
 [ ${#tools[@]} -gt 0 ] || tools=("${ALL[@]}")
@@ -70,10 +72,24 @@ if [[ " ${tools[*]} " == *" helm "* ]]; then
   ln -sf "${HELM_CACHE}/helm" "${BIN}/helm"
 fi
 
+# metrics-server, likewise in its own module and cache directory.
+MS_VERSION=$(cd "${ROOT}/hack/tools/metrics-server" && go list -m -f '{{.Version}}' sigs.k8s.io/metrics-server)
+MS_CACHE=${CACHE_ROOT}/metrics-server-${MS_VERSION}
+if [[ " ${tools[*]} " == *" metrics-server "* ]]; then
+  if [ ! -x "${MS_CACHE}/metrics-server" ]; then
+    echo ">> building metrics-server ${MS_VERSION} into ${MS_CACHE}"
+    mkdir -p "${MS_CACHE}"
+    (cd "${ROOT}/hack/tools/metrics-server" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" \
+      -o "${MS_CACHE}/metrics-server.tmp" sigs.k8s.io/metrics-server/cmd/metrics-server)
+    mv "${MS_CACHE}/metrics-server.tmp" "${MS_CACHE}/metrics-server"
+  fi
+  ln -sf "${MS_CACHE}/metrics-server" "${BIN}/metrics-server"
+fi
+
 missing=()
 for t in "${tools[@]}"; do
   [ -n "${PKGS[$t]:-}" ] || { echo "unknown tool: $t (known: ${ALL[*]})" >&2; exit 1; }
-  [ "$t" != helm ] || continue
+  [ "$t" != helm ] && [ "$t" != metrics-server ] || continue
   [ -x "${CACHE}/${t}" ] || missing+=("$t")
 done
 
@@ -97,20 +113,26 @@ if [ ${#missing[@]} -gt 0 ]; then
   for t in "${missing[@]}"; do mv "${tmp}/${t}" "${CACHE}/${t}"; done
 fi
 
-for t in "${tools[@]}"; do [ "$t" = helm ] || ln -sf "${CACHE}/${t}" "${BIN}/${t}"; done
+for t in "${tools[@]}"; do [ "$t" = helm ] || [ "$t" = metrics-server ] || ln -sf "${CACHE}/${t}" "${BIN}/${t}"; done
 
 # kwok needs stage definitions (node initialisation and lease heartbeat, pod
 # ready/complete/delete); the kwok module ships them. Gather them once per
 # version of this recipe (bump STAGES_VERSION when it changes). mco's change:
 # pods labelled mco-org.github.io/never-ready never turn Ready, so a test can
 # make a workload unhealthy in one member (an OverridePolicy adds the label).
-STAGES_VERSION=2
+# With them go the module's emulation of the kubelet's resource metrics
+# (/metrics/nodes/<node>/metrics/resource, which metrics-server scrapes) and
+# its usage rule: every pod uses 1m of CPU and 1Mi of memory unless its
+# annotations kwok.x-k8s.io/usage-cpu and kwok.x-k8s.io/usage-memory say
+# otherwise, so a test sets a member's load by annotating its pods.
+STAGES_VERSION=3
 if [[ " ${tools[*]} " == *" kwok "* ]]; then
   stages="${CACHE}/kwok-stages.v${STAGES_VERSION}.yaml"
   if [ ! -f "${stages}" ]; then
     kwokdir=$(cd "${ROOT}/hack/tools" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
     for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
-             pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+             pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml \
+             ../metrics/resource/metrics-resource.yaml ../metrics/usage/usage-from-annotation.yaml; do
       echo "---"
       if [ "${f}" = pod/fast/pod-ready.yaml ]; then
         awk '{ print } /^    matchExpressions:$/ && !done { print "    - key: '"'"'.metadata.labels.\"mco-org.github.io/never-ready\"'"'"'"; print "      operator: '"'"'DoesNotExist'"'"'"; done = 1 }' \

@@ -7,6 +7,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -14,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/kubernetes"
 	coordinationlisters "k8s.io/client-go/listers/coordination/v1"
 	"k8s.io/client-go/tools/cache"
@@ -185,13 +189,32 @@ func collectAPIs(clients *member.Clients, c *clusterv1alpha1.Cluster) {
 	if len(lists) == 0 {
 		return
 	}
-	c.Status.APIEnablements = apiEnablements(lists)
+	var failed map[schema.GroupVersion]error
+	if d, ok := err.(*discovery.ErrGroupDiscoveryFailed); ok {
+		failed = d.Groups
+	}
+	c.Status.APIEnablements = keepFailed(apiEnablements(lists), c.Status.APIEnablements, failed)
 	complete := metav1.Condition{Type: clusterv1alpha1.ClusterConditionCompleteAPIEnablements, Status: metav1.ConditionTrue,
 		Reason: "CompleteAPIEnablements", Message: "collected the complete list of the cluster's APIs", ObservedGeneration: c.Generation}
 	if err != nil {
-		complete.Status, complete.Reason, complete.Message = metav1.ConditionFalse, "PartialAPIEnablements", "some API groups could not be listed"
+		complete.Status, complete.Reason, complete.Message = metav1.ConditionFalse, "PartialAPIEnablements",
+			"some API groups could not be listed (their last known resources are kept): "+failedNames(failed, err)
 	}
 	meta.SetStatusCondition(&c.Status.Conditions, complete)
+}
+
+// failedNames names the group versions whose discovery failed, sorted (the
+// error itself when it names none).
+func failedNames(failed map[schema.GroupVersion]error, err error) string {
+	if len(failed) == 0 {
+		return err.Error()
+	}
+	names := make([]string, 0, len(failed))
+	for gv := range failed {
+		names = append(names, gv.String())
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
 }
 
 // probeTimeout bounds one health probe: a member that does not answer

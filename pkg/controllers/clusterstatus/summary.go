@@ -56,6 +56,30 @@ func apiEnablements(lists []*metav1.APIResourceList) []clusterv1alpha1.APIEnable
 	return out
 }
 
+// keepFailed adds to a fresh list of the member's APIs the entries of the
+// last list for the group versions whose discovery failed this time: an
+// aggregated API that is briefly unavailable (metrics-server restarting)
+// does not vanish from the cluster's status, and from the scheduler's view
+// of what the cluster serves, for that moment.
+func keepFailed(fresh, last []clusterv1alpha1.APIEnablement, failed map[schema.GroupVersion]error) []clusterv1alpha1.APIEnablement {
+	if len(failed) == 0 {
+		return fresh
+	}
+	have := map[string]bool{}
+	for _, e := range fresh {
+		have[e.GroupVersion] = true
+	}
+	out := fresh
+	for _, e := range last {
+		gv, err := schema.ParseGroupVersion(e.GroupVersion)
+		if _, down := failed[gv]; err == nil && down && !have[e.GroupVersion] {
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].GroupVersion < out[j].GroupVersion })
+	return out
+}
+
 // nodeSummary counts nodes and ready nodes.
 func nodeSummary(nodes []*corev1.Node) *clusterv1alpha1.NodeSummary {
 	s := &clusterv1alpha1.NodeSummary{TotalNum: int32(len(nodes))}

@@ -1,12 +1,15 @@
 package clusterstatus
 
 import (
+	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 )
@@ -252,5 +255,43 @@ func TestResourceSummaryLeavesObjectsUntouched(t *testing.T) {
 	}
 	if diff := cmp.Diff(podBefore, p, sameQuantity); diff != "" {
 		t.Errorf("pod changed (-before +after):\n%s", diff)
+	}
+}
+
+func TestKeepFailed(t *testing.T) {
+	t.Parallel()
+	e := func(gv string, resources ...string) clusterv1alpha1.APIEnablement {
+		out := clusterv1alpha1.APIEnablement{GroupVersion: gv}
+		for _, r := range resources {
+			out.Resources = append(out.Resources, clusterv1alpha1.APIResource{Name: r})
+		}
+		return out
+	}
+	last := []clusterv1alpha1.APIEnablement{e("apps/v1", "deployments"), e("metrics.k8s.io/v1beta1", "nodes", "pods"), e("v1", "pods")}
+	fresh := []clusterv1alpha1.APIEnablement{e("apps/v1", "deployments", "statefulsets"), e("v1", "pods")}
+	cases := []struct {
+		name   string
+		failed map[schema.GroupVersion]error
+		want   []string
+	}{
+		{name: "A complete list replaces the last one.", want: []string{"apps/v1", "v1"}},
+		{name: "A group version that failed keeps its last entry.",
+			failed: map[schema.GroupVersion]error{{Group: "metrics.k8s.io", Version: "v1beta1"}: errors.New("503")},
+			want:   []string{"apps/v1", "metrics.k8s.io/v1beta1", "v1"}},
+		{name: "A failed group version never listed before stays out.",
+			failed: map[schema.GroupVersion]error{{Group: "custom.metrics.k8s.io", Version: "v1beta2"}: errors.New("503")},
+			want:   []string{"apps/v1", "v1"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, x := range keepFailed(slices.Clone(fresh), last, tc.failed) {
+				got = append(got, x.GroupVersion)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("group versions %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -28,6 +28,10 @@ import (
 // headers.
 var frontProxyClient = pki.Client{Name: "front-proxy-client", User: "front-proxy-client"}
 
+// frontProxyDir holds the front proxy's PKI, which the members and the
+// host share; Start creates it before they start, at the same time.
+func frontProxyDir(env *Env) string { return filepath.Join(env.Dir, "front-proxy") }
+
 // aggregatorArgs creates a front-proxy PKI under dir and returns the
 // kube-apiserver flags of an aggregation layer that uses it. Requests are
 // routed to an APIService's Service, not its endpoints
@@ -115,7 +119,7 @@ const hostName = "host"
 // startHost runs the host cluster: a bare kube-apiserver with the
 // aggregation layer on, plus extraArgs.
 func startHost(ctx context.Context, env *Env, extraArgs []string) (*Member, error) {
-	args, err := aggregatorArgs(filepath.Join(env.Dir, "front-proxy"))
+	args, err := aggregatorArgs(frontProxyDir(env))
 	if err != nil {
 		return nil, err
 	}

@@ -110,6 +110,9 @@ func Up(ctx context.Context, o Options) (env *Env, err error) {
 	if err := env.save(); err != nil {
 		return env, err
 	}
+	if _, err := aggregatorArgs(frontProxyDir(env)); err != nil {
+		return env, err
+	}
 	members := make([]*Member, len(o.Members))
 	errs := make([]error, len(o.Members))
 	var wg sync.WaitGroup
@@ -181,9 +184,12 @@ func (m *Member) addNodes(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := createNodes(ctx, client, m.Spec, false)
+	n, err := createNodes(ctx, client, m.Spec, false, m.KwokPort)
 	if err != nil {
 		return fmt.Errorf("member %s: %w", m.Spec.Name, err)
+	}
+	if err := m.registerMetricsAPI(ctx); err != nil {
+		return err
 	}
 	if err := waitNodesReady(ctx, client, n, 2*time.Minute); err != nil {
 		return fmt.Errorf("member %s: %w", m.Spec.Name, err)
@@ -197,7 +203,7 @@ func (m *Member) addStaticNodes(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := createNodes(ctx, client, m.Spec, true); err != nil {
+	if _, err := createNodes(ctx, client, m.Spec, true, 0); err != nil {
 		return fmt.Errorf("member %s: %w", m.Spec.Name, err)
 	}
 	return nil

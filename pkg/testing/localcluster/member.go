@@ -46,6 +46,12 @@ type Member struct {
 	Controller *Process   `json:"controllerManager"`
 	Scheduler  *Process   `json:"scheduler"`
 	Kwok       *Process   `json:"kwok"`
+	// KwokPort is where kwok serves the nodes' kubelet endpoints (their
+	// resource metrics); MetricsServer, on MetricsPort, is the member's
+	// metrics.k8s.io.
+	KwokPort      int      `json:"kwokPort,omitempty"`
+	MetricsServer *Process `json:"metricsServer,omitempty"`
+	MetricsPort   int      `json:"metricsPort,omitempty"`
 	// Agent is the mco-agent of a Pull member, serving health and metrics
 	// on AgentPort; AgentKubeconfig holds its credential for mco.
 	Agent           *Process `json:"agent,omitempty"`
@@ -64,7 +70,7 @@ func (m *Member) URL() string { return fmt.Sprintf("https://127.0.0.1:%d", m.Por
 // others stop first. A bare member has its apiserver only.
 func (m *Member) Processes() []*Process {
 	var out []*Process
-	for _, p := range []*Process{m.Kwok, m.Scheduler, m.Controller, m.APIServer} {
+	for _, p := range []*Process{m.MetricsServer, m.Kwok, m.Scheduler, m.Controller, m.APIServer} {
 		if p != nil {
 			out = append(out, p)
 		}
@@ -108,6 +114,12 @@ func startMemberOnce(ctx context.Context, env *Env, spec MemberSpec, bare bool) 
 	}
 	bin := func(name string) string { return memberBinary(env.BinDir, spec.Version, name) }
 	p := env.PKI
+	// Every member can serve aggregated APIs (metrics-server's), with the
+	// front proxy's PKI Start created.
+	frontProxy, err := aggregatorArgs(frontProxyDir(env))
+	if err != nil {
+		return nil, err
+	}
 	m.APIServer, err = startProcess("kube-apiserver", bin("kube-apiserver"), append([]string{
 		"--etcd-servers=" + env.EtcdURL,
 		"--etcd-prefix=/" + spec.Name,
@@ -127,7 +139,7 @@ func startMemberOnce(ctx context.Context, env *Env, spec MemberSpec, bare bool) 
 		"--profiling=false",
 		"--cert-dir=" + filepath.Join(dir, "certs"),
 		"--v=1",
-	}, spec.APIServerArgs...), logDir)
+	}, append(frontProxy, spec.APIServerArgs...)...), logDir)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +175,11 @@ func startMemberOnce(ctx context.Context, env *Env, spec MemberSpec, bare bool) 
 	if err != nil {
 		return m, err
 	}
+	// kwok serves the nodes' kubelet endpoints on one port, which the nodes
+	// report (InternalIP 127.0.0.1, the kubelet port) for metrics-server.
+	if m.KwokPort, err = freePort(); err != nil {
+		return m, err
+	}
 	m.Kwok, err = startProcess("kwok", filepath.Join(env.BinDir, "kwok"), []string{
 		"--kubeconfig=" + m.Kubeconfig,
 		"--config=" + env.KwokStages,
@@ -170,11 +187,17 @@ func startMemberOnce(ctx context.Context, env *Env, spec MemberSpec, bare bool) 
 		"--manage-nodes-with-annotation-selector=" + fakeNodeAnnotation + "=fake",
 		"--node-lease-duration-seconds=40",
 		"--cidr=10.0.0.1/16",
-		"--node-ip=10.0.0.1",
-		"--server-address=",
+		"--node-ip=127.0.0.1",
+		"--node-port=" + strconv.Itoa(m.KwokPort),
+		"--server-address=127.0.0.1:" + strconv.Itoa(m.KwokPort),
+		"--tls-cert-file=" + p.ServingCert,
+		"--tls-private-key-file=" + p.ServingKey,
 		"--v=1",
 	}, logDir)
 	if err != nil {
+		return m, err
+	}
+	if err := startMetricsServer(env, m, dir, logDir); err != nil {
 		return m, err
 	}
 	return m, nil

@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 )
@@ -44,7 +45,7 @@ func fakeNodes(spec MemberSpec, ready bool) ([]*corev1.Node, error) {
 			out = append(out, &corev1.Node{
 				ObjectMeta: metav1.ObjectMeta{
 					Name:        name,
-					Annotations: map[string]string{fakeNodeAnnotation: "fake"},
+					Annotations: map[string]string{fakeNodeAnnotation: "fake", resourceMetricsPathAnnotation: resourceMetricsPath(name)},
 					Labels: map[string]string{
 						"kubernetes.io/hostname":   name,
 						"kubernetes.io/os":         "linux",
@@ -62,8 +63,9 @@ func fakeNodes(spec MemberSpec, ready bool) ([]*corev1.Node, error) {
 	return out, nil
 }
 
-// createNodes registers the member's fake nodes; existing ones are kept.
-func createNodes(ctx context.Context, client kubernetes.Interface, spec MemberSpec, ready bool) (int, error) {
+// createNodes registers the member's fake nodes; existing ones are kept,
+// told (when kwokPort is set) where kwok serves their kubelet endpoint now.
+func createNodes(ctx context.Context, client kubernetes.Interface, spec MemberSpec, ready bool, kwokPort int) (int, error) {
 	nodes, err := fakeNodes(spec, ready)
 	if err != nil {
 		return 0, err
@@ -71,6 +73,19 @@ func createNodes(ctx context.Context, client kubernetes.Interface, spec MemberSp
 	for _, n := range nodes {
 		created, err := client.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{})
 		if apierrors.IsAlreadyExists(err) {
+			// A node kept from an earlier run learns where kwok serves its
+			// metrics, should it predate that.
+			patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, resourceMetricsPathAnnotation, resourceMetricsPath(n.Name))
+			if _, err := client.CoreV1().Nodes().Patch(ctx, n.Name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+				return 0, fmt.Errorf("annotate node %s: %w", n.Name, err)
+			}
+			if kwokPort == 0 {
+				continue
+			}
+			status := fmt.Sprintf(`{"status":{"addresses":[{"type":"InternalIP","address":"127.0.0.1"}],"daemonEndpoints":{"kubeletEndpoint":{"Port":%d}}}}`, kwokPort)
+			if _, err := client.CoreV1().Nodes().Patch(ctx, n.Name, types.MergePatchType, []byte(status), metav1.PatchOptions{}, "status"); err != nil {
+				return 0, fmt.Errorf("point node %s at kwok: %w", n.Name, err)
+			}
 			continue
 		}
 		if err != nil {
