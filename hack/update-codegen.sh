@@ -37,6 +37,7 @@ BUILTIN_API_PKGS=(
   k8s.io/api/discovery/v1
   k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1
   k8s.io/kube-aggregator/pkg/apis/apiregistration/v1
+  k8s.io/metrics/pkg/apis/metrics/v1beta1
 )
 APIMACHINERY_PKGS=(
   k8s.io/apimachinery/pkg/apis/meta/v1

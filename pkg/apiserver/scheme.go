@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	metricsinstall "k8s.io/metrics/pkg/apis/metrics/install"
 
 	addonsv1alpha1 "github.com/mco-org/mco/pkg/apis/addons/v1alpha1"
 	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
@@ -49,6 +50,8 @@ func NewScheme(specs []*resource.Spec, withInternal bool) (*runtime.Scheme, erro
 		clusterv1alpha1.AddToScheme, configv1alpha1.AddToScheme, rolloutv1alpha1.AddToScheme, addonsv1alpha1.AddToScheme, remedyv1alpha1.AddToScheme,
 		networkingv1alpha1.AddToScheme, autoscalingkarmadav1alpha1.AddToScheme,
 		builtin.AddDefaults,
+		// metrics.k8s.io, read from the members: internal and served versions.
+		func(s *runtime.Scheme) error { metricsinstall.Install(s); return nil },
 	}
 	for _, add := range builders {
 		if err := add(scheme); err != nil {

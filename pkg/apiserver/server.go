@@ -104,6 +104,13 @@ func (c CompletedConfig) New() (*Server, error) {
 			return nil, fmt.Errorf("install API group %q: %w", group, err)
 		}
 	}
+	if cg := groups[clusterv1alpha1.GroupName]; cg != nil && !c.extra.Aggregated {
+		if clusters, ok := cg.VersionedResourcesStorageMap[clusterv1alpha1.SchemeGroupVersion.Version]["clusters"].(rest.Lister); ok {
+			if err := c.installMetricsAPI(s, clusters); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if kg := c.extra.KubeGroups; kg != nil {
 		if err := s.InstallAPIGroups(kg.Groups...); err != nil {
 			return nil, fmt.Errorf("install Kubernetes' API groups: %w", err)

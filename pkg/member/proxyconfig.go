@@ -37,3 +37,21 @@ func ImpersonatorConfig(c *clusterv1alpha1.Cluster, secret, impersonator *corev1
 func ImpersonatorFingerprint(c *clusterv1alpha1.Cluster, secret, impersonator *corev1.Secret) string {
 	return fingerprint(c, secret) + "/" + fingerprint(c, impersonator)
 }
+
+// Config is the client configuration of a Push cluster with mco's own
+// credentials (its secretRef), for what mco-apiserver reads in members
+// itself (metrics.k8s.io across members).
+func Config(c *clusterv1alpha1.Cluster, secret *corev1.Secret, userAgent string) (*rest.Config, error) {
+	cfg, err := restConfig(c, secret, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	cfg.UserAgent = userAgent
+	return cfg, nil
+}
+
+// Fingerprint changes whenever Config's result would, for caching what is
+// built from it.
+func Fingerprint(c *clusterv1alpha1.Cluster, secret *corev1.Secret) string {
+	return fingerprint(c, secret)
+}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	appsv1alpha1 "github.com/mco-org/mco/pkg/apis/apps/v1alpha1"
+	autoscalingv1alpha1 "github.com/mco-org/mco/pkg/apis/autoscaling/v1alpha1"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	configv1alpha1 "github.com/mco-org/mco/pkg/apis/config/v1alpha1"
 	networkingv1alpha1 "github.com/mco-org/mco/pkg/apis/networking/v1alpha1"
@@ -27,6 +28,7 @@ import (
 // being acted on, not silently accepted.
 var karmadaGroups = []func(*runtime.Scheme) error{
 	appsv1alpha1.AddToScheme,
+	autoscalingv1alpha1.AddToScheme,
 	clusterv1alpha1.AddToScheme,
 	configv1alpha1.AddToScheme,
 	networkingv1alpha1.AddToScheme,

@@ -12,7 +12,7 @@ package compat
 //
 // Several proofs are separated by " | ". The tables are split by group
 // (fieldproofs_*_test.go, one job each), each sorted by key.
-var fieldProofs = mergeProofs(proofsPropagation, proofsPolicy, proofsWork, proofsOther)
+var fieldProofs = mergeProofs(proofsPropagation, proofsPolicy, proofsWork, proofsOther, proofsAutoscaling)
 
 // tableFiles hold fieldProofs' tables, from the repository root.
 var tableFiles = []string{
@@ -20,6 +20,7 @@ var tableFiles = []string{
 	"test/compat/fieldproofs_override_test.go",
 	"test/compat/fieldproofs_work_test.go",
 	"test/compat/fieldproofs_other_test.go",
+	"test/compat/fieldproofs_autoscaling_test.go",
 }
 
 // mergeProofs joins the tables; a key in two of them is a mistake the

@@ -97,7 +97,7 @@ func TestCustomResourceDefinitions(t *testing.T) {
 		{strings.ReplaceAll(widgetCRD, "example.com", "rollout.mco-org.github.io"), `group "rollout.mco-org.github.io" is served by mco-apiserver itself`},
 		{strings.ReplaceAll(widgetCRD, "example.com", "extras.mco-org.github.io"), "mco-org.github.io domain"},
 		{strings.ReplaceAll(widgetCRD, "example.com", "autoscaling.karmada.io"), `group "autoscaling.karmada.io" is served by mco-apiserver itself`},
-		{strings.ReplaceAll(widgetCRD, "example.com", "search.karmada.io"), `group "search.karmada.io" is Karmada.s group of ResourceRegistry, kept for mco to serve`},
+		{strings.ReplaceAll(widgetCRD, "example.com", "search.karmada.io"), `group "search.karmada.io" is Karmada's group of ResourceRegistry, kept for mco to serve`},
 	} {
 		_, stderr, err := s.Kubectl(t, bad.yaml, "apply", "-f", "-")
 		if err == nil || !strings.Contains(stderr, bad.want) {

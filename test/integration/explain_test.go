@@ -19,7 +19,8 @@ func TestExplainEveryResource(t *testing.T) {
 	}
 	// kubectl reads a name whose plural is also a core resource's as that
 	// resource and a field path, on any server; those take --api-version.
-	ambiguous := map[string][]string{"events.events.k8s.io": {"events", "--api-version", "events.k8s.io/v1"}}
+	ambiguous := map[string][]string{"events.events.k8s.io": {"events", "--api-version", "events.k8s.io/v1"},
+		"pods.metrics.k8s.io": {"pods", "--api-version", "metrics.k8s.io/v1beta1"}}
 	for _, r := range resources {
 		args := []string{r}
 		if a, ok := ambiguous[r]; ok {
