@@ -98,6 +98,8 @@ func controllerManagerRules(resources []*resource.Spec, kube []kubeapis.Served) 
 		// status each writes.
 		rule("autoscaling.karmada.io", []string{"federatedhpas", "cronfederatedhpas"}, readUpdate),
 		rule("autoscaling.karmada.io", []string{"federatedhpas/status", "cronfederatedhpas/status"}, updateOnly),
+		// The members' pod metrics the FederatedHPAs scale on.
+		rule("metrics.k8s.io", []string{"pods"}, read),
 		// The members' endpoints collected for services across clusters.
 		rule("discovery.k8s.io", []string{"endpointslices"}, readWrite),
 		// The Services that ServiceImports derive (derived-<name>).

@@ -15,6 +15,7 @@ import (
 	"github.com/mco-org/mco/pkg/controllers/dependencies"
 	"github.com/mco-org/mco/pkg/controllers/detector"
 	"github.com/mco-org/mco/pkg/controllers/execution"
+	"github.com/mco-org/mco/pkg/controllers/federatedhpa"
 	"github.com/mco-org/mco/pkg/controllers/federatedquota"
 	"github.com/mco-org/mco/pkg/controllers/gracefuleviction"
 	"github.com/mco-org/mco/pkg/controllers/hpareplicas"
@@ -40,6 +41,7 @@ var controllers = map[string]shared.InitFunc{
 	"binding":                              binding.New,
 	"bindingStatus":                        bindingstatus.New,
 	"execution":                            execution.New,
+	"federatedHorizontalPodAutoscaler":     federatedhpa.New,
 	"federatedResourceQuota":               federatedquota.New,
 	"gracefulEviction":                     gracefuleviction.New,
 	"multiClusterService":                  multiclusterservice.New,

@@ -15,7 +15,7 @@ func TestEnabled(t *testing.T) {
 	}{
 		{"a star enables every controller", []string{"*"}, controllerNames(), false},
 		{"a star with a minus leaves that controller out", []string{"*", "-execution"},
-			[]string{"addon", "binding", "bindingStatus", "cluster", "clusterStatus", "cronFederatedHorizontalPodAutoscaler", "dependencies", "deploymentReplicasSyncer", "detector", "federatedResourceQuota", "gracefulEviction", "hpaScaleTargetMarker", "multiClusterService", "namespace", "remedy", "rollout", "taintPolicy", "workStatus", "workloadRebalancer"}, false},
+			[]string{"addon", "binding", "bindingStatus", "cluster", "clusterStatus", "cronFederatedHorizontalPodAutoscaler", "dependencies", "deploymentReplicasSyncer", "detector", "federatedHorizontalPodAutoscaler", "federatedResourceQuota", "gracefulEviction", "hpaScaleTargetMarker", "multiClusterService", "namespace", "remedy", "rollout", "taintPolicy", "workStatus", "workloadRebalancer"}, false},
 		{"names alone enable only those", []string{"detector", "binding"}, []string{"binding", "detector"}, false},
 		{"an unknown name is an error", []string{"*", "-nope"}, nil, true},
 	}

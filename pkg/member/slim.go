@@ -10,8 +10,8 @@ import (
 // slimTyped is the transform of a member's cluster-wide typed informers:
 // they exist for the Cluster's node and resource summaries, and a member
 // may run tens of thousands of pods, so a Pod or a Node is cached with only
-// what those summaries read (see clusterstatus); anything else loses its
-// managedFields only.
+// what those summaries (see clusterstatus) and the FederatedHPA controller
+// read; anything else loses its managedFields only.
 func slimTyped(obj interface{}) (interface{}, error) {
 	switch o := obj.(type) {
 	case *corev1.Pod:
@@ -22,18 +22,28 @@ func slimTyped(obj interface{}) (interface{}, error) {
 	return controller.DropManagedFields(obj)
 }
 
-// slimPod keeps a pod's identity, its phase, its node and what it requests:
-// the resources of its containers and init containers (with their restart
-// policy, which makes a sidecar), pod-level resources and overhead.
+// slimPod keeps a pod's identity, its phase, its node and what it requests
+// (the resources of its containers and init containers, with their restart
+// policy, which makes a sidecar, pod-level resources and overhead), for the
+// summaries; and its labels, start time and Ready condition, which
+// Kubernetes' replica calculator reads for the FederatedHPA controller
+// (which pods a target selects, and which are ready or still starting).
 func slimPod(p *corev1.Pod) *corev1.Pod {
+	meta := slimMeta(p.ObjectMeta)
+	meta.Labels = p.Labels
 	out := &corev1.Pod{
-		ObjectMeta: slimMeta(p.ObjectMeta),
+		ObjectMeta: meta,
 		Spec: corev1.PodSpec{
 			NodeName:  p.Spec.NodeName,
 			Resources: p.Spec.Resources,
 			Overhead:  p.Spec.Overhead,
 		},
-		Status: corev1.PodStatus{Phase: p.Status.Phase},
+		Status: corev1.PodStatus{Phase: p.Status.Phase, StartTime: p.Status.StartTime},
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			out.Status.Conditions = []corev1.PodCondition{{Type: c.Type, Status: c.Status, LastTransitionTime: c.LastTransitionTime}}
+		}
 	}
 	for _, c := range p.Spec.Containers {
 		out.Spec.Containers = append(out.Spec.Containers, corev1.Container{Name: c.Name, Resources: c.Resources})

@@ -26,7 +26,7 @@ func TestSlimPodKeepsWhatItRequests(t *testing.T) {
 		{"containers", corev1.Pod{ObjectMeta: meta, Spec: corev1.PodSpec{NodeName: "n1",
 			Containers: []corev1.Container{{Name: "a", Image: "nginx", Resources: res("100m", "64Mi"),
 				Env: []corev1.EnvVar{{Name: "K", Value: "V"}}}, {Name: "b", Resources: res("1", "1Gi")}}},
-			Status: corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{{Type: corev1.PodReady}}}}},
+			Status: corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionTrue}, {Type: corev1.PodReady, Status: corev1.ConditionTrue}}}}},
 		{"init containers and sidecars", corev1.Pod{ObjectMeta: meta, Spec: corev1.PodSpec{
 			InitContainers: []corev1.Container{{Name: "init", Resources: res("2", "64Mi")},
 				{Name: "sidecar", RestartPolicy: &always, Resources: res("500m", "128Mi")}},
@@ -53,8 +53,17 @@ func TestSlimPodKeepsWhatItRequests(t *testing.T) {
 				slim.Name != "p" || slim.Namespace != "ns" {
 				t.Errorf("lost node, phase or identity: %+v", slim)
 			}
-			if len(slim.Labels) > 0 || len(slim.ManagedFields) > 0 || len(slim.Status.Conditions) > 0 {
-				t.Errorf("kept what no summary reads: %+v", slim)
+			if slim.Labels["app"] != "x" || len(slim.ManagedFields) > 0 {
+				t.Errorf("lost its labels or kept its managed fields: %+v", slim)
+			}
+			ready := 0
+			for _, c := range tt.pod.Status.Conditions {
+				if c.Type == corev1.PodReady {
+					ready++
+				}
+			}
+			if len(slim.Status.Conditions) != ready || (ready == 1 && slim.Status.Conditions[0].Type != corev1.PodReady) {
+				t.Errorf("conditions %+v, want the Ready condition alone of %+v", slim.Status.Conditions, tt.pod.Status.Conditions)
 			}
 			for _, c := range slim.Spec.Containers {
 				if c.Image != "" || len(c.Env) > 0 {

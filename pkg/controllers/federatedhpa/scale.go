@@ -1,0 +1,98 @@
+/*
+Copyright The mco Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package federatedhpa
+
+import (
+	"context"
+	"fmt"
+
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/scale"
+
+	"github.com/mco-org/mco/pkg/template"
+	"github.com/mco-org/mco/pkg/workload"
+)
+
+// scales reads and writes the templates' scale subresource on mco — the
+// template's replicas, which the scheduler divides among the members —
+// and refuses a template whose replicas a HorizontalPodAutoscaler
+// propagated to the members owns (it carries workload.RetainReplicasLabel):
+// the two autoscalers would fight over it.
+type scales struct {
+	scale.ScalesGetter
+	templates *template.Resources
+}
+
+func (s scales) Scales(namespace string) scale.ScaleInterface {
+	return guardedScale{ScaleInterface: s.ScalesGetter.Scales(namespace), templates: s.templates, namespace: namespace}
+}
+
+type guardedScale struct {
+	scale.ScaleInterface
+	templates *template.Resources
+	namespace string
+}
+
+func (g guardedScale) Get(ctx context.Context, gr schema.GroupResource, name string, opts metav1.GetOptions) (*autoscalingv1.Scale, error) {
+	if err := g.ownedByMemberHPA(gr, name); err != nil {
+		return nil, err
+	}
+	return g.ScaleInterface.Get(ctx, gr, name, opts)
+}
+
+func (g guardedScale) Update(ctx context.Context, gr schema.GroupResource, s *autoscalingv1.Scale, opts metav1.UpdateOptions) (*autoscalingv1.Scale, error) {
+	if err := g.ownedByMemberHPA(gr, s.Name); err != nil {
+		return nil, err
+	}
+	return g.ScaleInterface.Update(ctx, gr, s, opts)
+}
+
+func (g guardedScale) Patch(ctx context.Context, gvr schema.GroupVersionResource, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions) (*autoscalingv1.Scale, error) {
+	if err := g.ownedByMemberHPA(gvr.GroupResource(), name); err != nil {
+		return nil, err
+	}
+	return g.ScaleInterface.Patch(ctx, gvr, name, pt, data, opts)
+}
+
+// ownedByMemberHPA refuses a template that carries the retain-replicas
+// label.
+func (g guardedScale) ownedByMemberHPA(gr schema.GroupResource, name string) error {
+	for _, k := range g.templates.Kinds() {
+		if k.GVR.GroupResource() != gr {
+			continue
+		}
+		lister, ok := g.templates.Lister(k)
+		if !ok {
+			return nil
+		}
+		obj, err := lister.ByNamespace(g.namespace).Get(name)
+		if apierrors.IsNotFound(err) || err != nil {
+			return nil
+		}
+		if u, ok := obj.(*unstructured.Unstructured); ok && u.GetLabels()[workload.RetainReplicasLabel] == "true" {
+			return fmt.Errorf("%s %s/%s is scaled in its members by a HorizontalPodAutoscaler propagated with it (it carries %s); a FederatedHPA and a member HorizontalPodAutoscaler must not both scale it: delete one of them",
+				k.GVK.Kind, g.namespace, name, workload.RetainReplicasLabel)
+		}
+		return nil
+	}
+	return nil
+}
