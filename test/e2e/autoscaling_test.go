@@ -126,19 +126,7 @@ spec:
 		}
 		return *d.Spec.Replicas
 	}
-	setUsage := func(ctx context.Context, cpu string) error {
-		pods, err := memberClient(t, "member1").CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
-		if err != nil {
-			return err
-		}
-		for _, p := range pods.Items {
-			patch := fmt.Sprintf(`{"metadata":{"annotations":{"kwok.x-k8s.io/usage-cpu":%q}}}`, cpu)
-			if _, err := memberClient(t, "member1").CoreV1().Pods(ns).Patch(ctx, p.Name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	setUsage := func(ctx context.Context, cpu string) error { return setPodCPU(ctx, t, "member1", ns, "web", cpu) }
 	start := time.Now()
 	if err := setUsage(context.Background(), "40m"); err != nil {
 		t.Fatal(err)
@@ -170,4 +158,180 @@ spec:
 	if !strings.Contains(out, "SuccessfulRescale") {
 		t.Errorf("events about FederatedHPA web: %q, want SuccessfulRescale", out)
 	}
+}
+
+// setPodCPU sets the CPU use kwok reports for the pods of a Deployment
+// (app=name) in a member.
+func setPodCPU(ctx context.Context, t *testing.T, member, ns, name, cpu string) error {
+	pods, err := memberClient(t, member).CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=" + name})
+	if err != nil {
+		return err
+	}
+	for _, p := range pods.Items {
+		patch := fmt.Sprintf(`{"metadata":{"annotations":{"kwok.x-k8s.io/usage-cpu":%q}}}`, cpu)
+		if _, err := memberClient(t, member).CoreV1().Pods(ns).Patch(ctx, p.Name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fhpaYAML is a FederatedHPA on the Deployment name: CPU at 50 % of the
+// request, between lo and hi replicas, scaling down as soon as asked.
+func fhpaYAML(ns, name string, lo, hi int) string {
+	return fmt.Sprintf(`apiVersion: autoscaling.karmada.io/v1alpha1
+kind: FederatedHPA
+metadata: {name: %[2]s, namespace: %[1]s}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: %[2]s}
+  minReplicas: %[3]d
+  maxReplicas: %[4]d
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+  behavior:
+    scaleDown: {stabilizationWindowSeconds: 0}
+`, ns, name, lo, hi)
+}
+
+// waitFHPAMetric waits until the FederatedHPA reads the average CPU
+// utilization want (in percent) with the template at replicas.
+func waitFHPAMetric(t *testing.T, ns, name string, want, replicas int32) {
+	t.Helper()
+	_, mco := mcoClients(t)
+	eventually(t, 120*time.Second, fmt.Sprintf("the FederatedHPA reads %d %% CPU at %d replicas", want, replicas), func(ctx context.Context) (bool, string) {
+		f, err := mco.AutoscalingV1alpha1().FederatedHPAs(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		m := f.Status.CurrentMetrics
+		return len(m) == 1 && m[0].Resource != nil && m[0].Resource.Current.AverageUtilization != nil &&
+			*m[0].Resource.Current.AverageUtilization == want && f.Status.CurrentReplicas == replicas, fmt.Sprintf("%+v", f.Status)
+	})
+}
+
+// TestFederatedHPADuplicated: a Deployment of 1 replica Duplicated to
+// member1 and member2 runs 2 pods; at twice its target CPU the
+// FederatedHPA wants 4 pods, which is 2 replicas of the template (each
+// member runs them all), not 4 (8 pods), as Karmada's calibration has it.
+func TestFederatedHPADuplicated(t *testing.T) {
+	framework.Parallel(t)
+	ns := namespace(t, "e2e-fhpa-dup")
+	kubectl(t, deploymentYAML(ns, "web", 1, "10m")+"---\n"+duplicatedPolicy(ns, "web", "member1, member2"), "apply", "-f", "-")
+	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member2": 1})
+	for _, m := range []string{"member1", "member2"} {
+		if err := setPodCPU(context.Background(), t, m, ns, "web", "10m"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitPodCPU(t, ns, "web", map[string]int{"10m": 2})
+	kubectl(t, fhpaYAML(ns, "web", 1, 4), "apply", "-f", "-")
+	kube, mco := mcoClients(t)
+	templateReplicas := func(ctx context.Context) int32 {
+		d, err := kube.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+		if err != nil {
+			return -1
+		}
+		return *d.Spec.Replicas
+	}
+	// The first step is the one to check: later ones also see the new
+	// pods, whose CPU use is kwok's default.
+	var first int32
+	eventually(t, 120*time.Second, "the template scaled", func(ctx context.Context) (bool, string) {
+		first = templateReplicas(ctx)
+		return first > 1, fmt.Sprintf("template %d", first)
+	})
+	if first != 2 {
+		t.Fatalf("the template went to %d replicas, want 2: the pods of both members count as 2 replicas of the template, not 4", first)
+	}
+	f, err := mco.AutoscalingV1alpha1().FederatedHPAs(ns).Get(context.Background(), "web", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Status.DesiredReplicas != 2 || f.Status.CurrentReplicas != 1 {
+		t.Errorf("status %+v, want the template's replicas: current 1, desired 2", f.Status)
+	}
+	eventually(t, 60*time.Second, "each member runs the template's replicas", func(ctx context.Context) (bool, string) {
+		want := templateReplicas(ctx)
+		got := replicasIn(ctx, t, ns, "web", []string{"member1", "member2"})
+		return want >= 2 && got["member1"] == want && got["member2"] == want, fmt.Sprintf("template %d, members %v", want, got)
+	})
+}
+
+// waitPodCPU waits until mco's metrics.k8s.io reads the CPU use of the
+// Deployment's pods (app=name) that kwok reports after setPodCPU: count
+// pods at each use (kubectl top's column, e.g. "6m").
+func waitPodCPU(t *testing.T, ns, name string, want map[string]int) {
+	t.Helper()
+	eventually(t, 120*time.Second, fmt.Sprintf("kubectl top pods reads CPU %v", want), func(context.Context) (bool, string) {
+		out, err := kubectlErr("", "top", "pods", "-n", ns, "-l", "app="+name, "--no-headers")
+		if err != nil {
+			return false, out
+		}
+		got := map[string]int{}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] != "Warning:" {
+				got[f[1]]++
+			}
+		}
+		return fmt.Sprint(got) == fmt.Sprint(want), out
+	})
+}
+
+// fhpaWithoutMember (TestMember2Outage): a Deployment of 4 replicas
+// divided over member1 and member2, which tolerates their failure (nothing
+// moves), with member1's pods at 60 % of the CPU target's request and
+// member2's at 40 %: 50 % on average, the FederatedHPA's target. While
+// member2 is away its pods leave the calculation and member1's load
+// stands for the whole template: 60 % of 4 replicas wants 6, never fewer
+// than 4 (counting only the pods it sees against the template's replicas
+// would have scaled it down to 3).
+func fhpaWithoutMember(t *testing.T) (during, after func(t *testing.T)) {
+	ns := namespace(t, "e2e-fhpa-outage")
+	kubectl(t, deploymentYAML(ns, "web", 4, "10m")+`---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web, namespace: `+ns+`}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+    clusterTolerations:
+    - {key: cluster.karmada.io/not-ready, operator: Exists, effect: NoExecute}
+    - {key: cluster.karmada.io/unreachable, operator: Exists, effect: NoExecute}
+    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference:
+        staticWeightList:
+        - {targetCluster: {clusterNames: [member1]}, weight: 1}
+        - {targetCluster: {clusterNames: [member2]}, weight: 1}
+`, "apply", "-f", "-")
+	waitReplicas(t, ns, "web", map[string]int32{"member1": 2, "member2": 2})
+	for m, cpu := range map[string]string{"member1": "6m", "member2": "4m"} {
+		if err := setPodCPU(context.Background(), t, m, ns, "web", cpu); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The FederatedHPA comes once the load is read, so that it starts
+	// from it.
+	waitPodCPU(t, ns, "web", map[string]int{"6m": 2, "4m": 2})
+	kubectl(t, fhpaYAML(ns, "web", 2, 10), "apply", "-f", "-")
+	waitFHPAMetric(t, ns, "web", 50, 4)
+	kube, _ := mcoClients(t)
+	during = func(t *testing.T) {
+		start := time.Now()
+		eventually(t, 120*time.Second, "the template at 6 replicas from member1's load", func(ctx context.Context) (bool, string) {
+			d, err := kube.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+			if err != nil {
+				return false, err.Error()
+			}
+			if *d.Spec.Replicas < 4 {
+				t.Fatalf("the template went down to %d replicas while member2 was away", *d.Spec.Replicas)
+			}
+			return *d.Spec.Replicas == 6, fmt.Sprintf("template %d", *d.Spec.Replicas)
+		})
+		t.Logf("the FederatedHPA scaled on member1's pods alone %s after the outage began", time.Since(start).Round(100*time.Millisecond))
+	}
+	return during, nil
 }

@@ -71,7 +71,8 @@ func runOutage(t *testing.T, member string, checks []outageCheck) {
 // (failoverMovesReplicas, rebalanceAfterFailover), a workload with nowhere
 // else to go stays and says why (failoverWithoutAlternative), the open
 // dashboard shows it NotReady (dashboardInBrowser), and its endpoints leave
-// the consumers of a MultiClusterService (mcsProviderOutage); then each
+// the consumers of a MultiClusterService (mcsProviderOutage), and a
+// FederatedHPA counts member1's pods alone (fhpaWithoutMember); then each
 // checks what happens once member2 is back.
 func TestMember2Outage(t *testing.T) {
 	framework.Serial(t, "pauses member2, which taints it and evicts every workload there")
@@ -83,5 +84,6 @@ func TestMember2Outage(t *testing.T) {
 		{"RebalanceAfterFailover", rebalanceAfterFailover},
 		{"DashboardInBrowser", dashboardInBrowser},
 		{"MultiClusterServiceProvider", mcsProviderOutage},
+		{"FederatedHPAWithoutMember", fhpaWithoutMember},
 	})
 }

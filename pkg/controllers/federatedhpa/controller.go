@@ -22,7 +22,10 @@ limitations under the License.
 // those of every Ready member mco reaches; their metrics come from mco's
 // own metrics.k8s.io, which reads the members'; the replicas it sets are
 // the template's, through its scale subresource on mco, and the scheduler
-// divides them among the members as the template's policy says.
+// divides them among the members as the template's policy says. The
+// autoscaler counts pods; a Duplicated template, or a member left out,
+// makes them differ from the template's replicas, and the view converts
+// (calibration.go).
 package federatedhpa
 
 import (
@@ -70,14 +73,16 @@ func New(ctx context.Context, c *shared.Context) (shared.Runner, error) {
 		return nil, fmt.Errorf("federatedHPA controller: metrics client: %w", err)
 	}
 	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
-	hpas := newHPAInformer(c.MCO, syncPeriod)
-	hc := podautoscaler.NewHorizontalController(ctx, fhpaEvents{c.Kube.CoreV1()}, scales{ScalesGetter: scaleClient, templates: c.Templates},
-		hpaStatusWriter{mco: c.MCO}, mapper, newMetricsClient(metrics), hpas,
-		podInformer{lister: memberPods{clusters: clusters.Lister(), members: c.Members}},
+	rbs := c.MCOInformers.Work().V1alpha2().ResourceBindings().Informer()
+	counts := counting{bindings: c.Bindings, clusters: clusters.Lister(), members: c.Members}
+	hpas := newHPAInformer(c.MCO, syncPeriod, counts.share)
+	hc := podautoscaler.NewHorizontalController(ctx, fhpaEvents{c.Kube.CoreV1()}, scales{ScalesGetter: scaleClient, templates: c.Templates, share: counts.share},
+		hpaStatusWriter{mco: c.MCO, stored: hpas.informer.GetIndexer()}, mapper, newMetricsClient(metrics), hpas,
+		podInformer{lister: memberPods{counting: counts}},
 		syncPeriod, downscaleStabilisationWindow, tolerance, cpuInitializationPeriod, delayOfInitialReadinessStatus)
 	return func(ctx context.Context) error {
 		go hpas.informer.RunWithContext(ctx)
-		if !cache.WaitForNamedCacheSyncWithContext(ctx, clusters.Informer().HasSynced, c.Members.HasSynced, c.Templates.HasSynced) {
+		if !cache.WaitForNamedCacheSyncWithContext(ctx, clusters.Informer().HasSynced, rbs.HasSynced, c.Members.HasSynced, c.Templates.HasSynced) {
 			return nil
 		}
 		hc.Run(ctx, c.Workers)

@@ -31,8 +31,6 @@ import (
 	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
-	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
-	"github.com/mco-org/mco/pkg/member"
 )
 
 // memberSyncWait bounds the wait for a member's pod cache the first time
@@ -44,8 +42,7 @@ const memberSyncWait = 5 * time.Second
 // members. A member that is not Ready (paused, unreachable) is left out,
 // so its pods leave the calculation instead of counting as idle.
 type memberPods struct {
-	clusters clusterlisters.ClusterLister
-	members  member.Source
+	counting
 }
 
 var (
@@ -87,7 +84,7 @@ func (m memberPods) list(namespace string, selector labels.Selector) []*corev1.P
 	}
 	var out []*corev1.Pod
 	for _, c := range clusters {
-		if !ready(c) || !m.members.Reaches(c.Name) {
+		if !m.counted(c.Name) {
 			continue
 		}
 		clients, err := m.members.Get(c.Name)

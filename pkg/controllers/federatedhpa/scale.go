@@ -33,36 +33,55 @@ import (
 )
 
 // scales reads and writes the templates' scale subresource on mco — the
-// template's replicas, which the scheduler divides among the members —
-// and refuses a template whose replicas a HorizontalPodAutoscaler
+// template's replicas, which the scheduler divides among the members,
+// shown to the autoscaler as the pods it counts (see Share) — and refuses a template whose replicas a HorizontalPodAutoscaler
 // propagated to the members owns (it carries workload.RetainReplicasLabel):
 // the two autoscalers would fight over it.
 type scales struct {
 	scale.ScalesGetter
 	templates *template.Resources
+	share     shareFunc
 }
 
 func (s scales) Scales(namespace string) scale.ScaleInterface {
-	return guardedScale{ScaleInterface: s.ScalesGetter.Scales(namespace), templates: s.templates, namespace: namespace}
+	return guardedScale{ScaleInterface: s.ScalesGetter.Scales(namespace), templates: s.templates, share: s.share, namespace: namespace}
 }
 
 type guardedScale struct {
 	scale.ScaleInterface
 	templates *template.Resources
+	share     shareFunc
 	namespace string
 }
 
+// Get shows the template's replicas as counted pods, and records the share
+// for Update.
 func (g guardedScale) Get(ctx context.Context, gr schema.GroupResource, name string, opts metav1.GetOptions) (*autoscalingv1.Scale, error) {
 	if err := g.ownedByMemberHPA(gr, name); err != nil {
 		return nil, err
 	}
-	return g.ScaleInterface.Get(ctx, gr, name, opts)
+	s, err := g.ScaleInterface.Get(ctx, gr, name, opts)
+	if err != nil || g.share == nil {
+		return s, err
+	}
+	k, ok := g.kindOf(gr)
+	if !ok {
+		return s, nil
+	}
+	if share, _ := g.share(g.namespace, k.GVK, name); share != 1 {
+		s.Spec.Replicas = toCounted(s.Spec.Replicas, share)
+		withShare(&s.ObjectMeta, share)
+	}
+	return s, nil
 }
 
+// Update writes counted pods back as the template's replicas.
 func (g guardedScale) Update(ctx context.Context, gr schema.GroupResource, s *autoscalingv1.Scale, opts metav1.UpdateOptions) (*autoscalingv1.Scale, error) {
 	if err := g.ownedByMemberHPA(gr, s.Name); err != nil {
 		return nil, err
 	}
+	s = s.DeepCopy()
+	s.Spec.Replicas = toTemplate(s.Spec.Replicas, takeShare(&s.ObjectMeta))
 	return g.ScaleInterface.Update(ctx, gr, s, opts)
 }
 
@@ -76,23 +95,31 @@ func (g guardedScale) Patch(ctx context.Context, gvr schema.GroupVersionResource
 // ownedByMemberHPA refuses a template that carries the retain-replicas
 // label.
 func (g guardedScale) ownedByMemberHPA(gr schema.GroupResource, name string) error {
-	for _, k := range g.templates.Kinds() {
-		if k.GVR.GroupResource() != gr {
-			continue
-		}
-		lister, ok := g.templates.Lister(k)
-		if !ok {
-			return nil
-		}
-		obj, err := lister.ByNamespace(g.namespace).Get(name)
-		if apierrors.IsNotFound(err) || err != nil {
-			return nil
-		}
-		if u, ok := obj.(*unstructured.Unstructured); ok && u.GetLabels()[workload.RetainReplicasLabel] == "true" {
-			return fmt.Errorf("%s %s/%s is scaled in its members by a HorizontalPodAutoscaler propagated with it (it carries %s); a FederatedHPA and a member HorizontalPodAutoscaler must not both scale it: delete one of them",
-				k.GVK.Kind, g.namespace, name, workload.RetainReplicasLabel)
-		}
+	k, ok := g.kindOf(gr)
+	if !ok {
 		return nil
 	}
+	lister, ok := g.templates.Lister(k)
+	if !ok {
+		return nil
+	}
+	obj, err := lister.ByNamespace(g.namespace).Get(name)
+	if apierrors.IsNotFound(err) || err != nil {
+		return nil
+	}
+	if u, ok := obj.(*unstructured.Unstructured); ok && u.GetLabels()[workload.RetainReplicasLabel] == "true" {
+		return fmt.Errorf("%s %s/%s is scaled in its members by a HorizontalPodAutoscaler propagated with it (it carries %s); a FederatedHPA and a member HorizontalPodAutoscaler must not both scale it: delete one of them",
+			k.GVK.Kind, g.namespace, name, workload.RetainReplicasLabel)
+	}
 	return nil
+}
+
+// kindOf is the template kind served as a resource.
+func (g guardedScale) kindOf(gr schema.GroupResource) (template.Resource, bool) {
+	for _, k := range g.templates.Kinds() {
+		if k.GVR.GroupResource() == gr {
+			return k, true
+		}
+	}
+	return template.Resource{}, false
 }

@@ -23,8 +23,10 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	autoscalinginformers "k8s.io/client-go/informers/autoscaling/v2"
 	autoscalingclient "k8s.io/client-go/kubernetes/typed/autoscaling/v2"
@@ -64,14 +66,16 @@ func asFederatedHPA(h *autoscalingv2.HorizontalPodAutoscaler) *autoscalingv1alph
 	}
 }
 
-// hpaInformer caches the FederatedHPAs as HorizontalPodAutoscalers.
+// hpaInformer caches the FederatedHPAs as HorizontalPodAutoscalers; its
+// lister shows each at its template's share (see Share).
 type hpaInformer struct {
 	informer cache.SharedIndexInformer
+	share    shareFunc
 }
 
 var _ autoscalinginformers.HorizontalPodAutoscalerInformer = hpaInformer{}
 
-func newHPAInformer(mco mcoclient.Interface, resync time.Duration) hpaInformer {
+func newHPAInformer(mco mcoclient.Interface, resync time.Duration, share shareFunc) hpaInformer {
 	client := mco.AutoscalingV1alpha1().FederatedHPAs(metav1.NamespaceAll)
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -99,31 +103,77 @@ func newHPAInformer(mco mcoclient.Interface, resync time.Duration) hpaInformer {
 		},
 	}
 	return hpaInformer{informer: cache.NewSharedIndexInformer(lw, &autoscalingv2.HorizontalPodAutoscaler{}, resync,
-		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})}
+		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}), share: share}
 }
 
 func (i hpaInformer) Informer() cache.SharedIndexInformer { return i.informer }
 
 func (i hpaInformer) Lister() autoscalinglisters.HorizontalPodAutoscalerLister {
-	return autoscalinglisters.NewHorizontalPodAutoscalerLister(i.informer.GetIndexer())
+	return calibratedLister{HorizontalPodAutoscalerLister: autoscalinglisters.NewHorizontalPodAutoscalerLister(i.informer.GetIndexer()), share: i.share}
+}
+
+// calibratedLister answers the autoscaler's reads (it reads one HPA at a
+// time, by name) at the share of the moment.
+type calibratedLister struct {
+	autoscalinglisters.HorizontalPodAutoscalerLister
+	share shareFunc
+}
+
+func (l calibratedLister) HorizontalPodAutoscalers(namespace string) autoscalinglisters.HorizontalPodAutoscalerNamespaceLister {
+	return calibratedNamespaceLister{HorizontalPodAutoscalerNamespaceLister: l.HorizontalPodAutoscalerLister.HorizontalPodAutoscalers(namespace), share: l.share}
+}
+
+type calibratedNamespaceLister struct {
+	autoscalinglisters.HorizontalPodAutoscalerNamespaceLister
+	share shareFunc
+}
+
+func (l calibratedNamespaceLister) Get(name string) (*autoscalingv2.HorizontalPodAutoscaler, error) {
+	h, err := l.HorizontalPodAutoscalerNamespaceLister.Get(name)
+	if err != nil || l.share == nil {
+		return h, err
+	}
+	ref := h.Spec.ScaleTargetRef
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	if err != nil {
+		return h, nil
+	}
+	share, replicas := l.share(h.Namespace, gv.WithKind(ref.Kind), ref.Name)
+	return calibrated(h, share, replicas), nil
 }
 
 // hpaStatusWriter writes the autoscaler's status to the FederatedHPA; the
-// autoscaler writes nothing else.
-type hpaStatusWriter struct{ mco mcoclient.Interface }
+// autoscaler writes nothing else. stored holds the FederatedHPAs as the
+// informer has them (as HPAs, uncalibrated).
+type hpaStatusWriter struct {
+	mco    mcoclient.Interface
+	stored cache.Indexer
+}
 
 func (w hpaStatusWriter) HorizontalPodAutoscalers(namespace string) autoscalingclient.HorizontalPodAutoscalerInterface {
-	return hpaStatusClient{mco: w.mco, namespace: namespace}
+	return hpaStatusClient{mco: w.mco, stored: w.stored, namespace: namespace}
 }
 
 type hpaStatusClient struct {
 	// The other methods are never called by the autoscaler.
 	autoscalingclient.HorizontalPodAutoscalerInterface
 	mco       mcoclient.Interface
+	stored    cache.Indexer
 	namespace string
 }
 
+// UpdateStatus writes the status in template replicas, unless the
+// FederatedHPA has it already (the autoscaler compares it with its view in
+// counted pods); the view's bounds are not written.
 func (c hpaStatusClient) UpdateStatus(ctx context.Context, h *autoscalingv2.HorizontalPodAutoscaler, opts metav1.UpdateOptions) (*autoscalingv2.HorizontalPodAutoscaler, error) {
+	h = uncalibratedStatus(h)
+	if c.stored != nil {
+		if obj, ok, err := c.stored.GetByKey(c.namespace + "/" + h.Name); err == nil && ok {
+			if have, ok := obj.(*autoscalingv2.HorizontalPodAutoscaler); ok && apiequality.Semantic.DeepEqual(have.Status, h.Status) {
+				return have.DeepCopy(), nil
+			}
+		}
+	}
 	updated, err := c.mco.AutoscalingV1alpha1().FederatedHPAs(c.namespace).UpdateStatus(ctx, asFederatedHPA(h), opts)
 	if err != nil {
 		return nil, fmt.Errorf("update status of FederatedHPA %s/%s: %w", c.namespace, h.Name, err)

@@ -1,0 +1,54 @@
+/*
+Copyright The mco Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package federatedhpa
+
+import (
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/mco-org/mco/pkg/binding"
+	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
+	"github.com/mco-org/mco/pkg/member"
+	"github.com/mco-org/mco/pkg/names"
+)
+
+// counting says which members' pods the autoscaler counts — the Ready
+// members this process reaches — and the share of a template's replicas
+// they run, read from the template's binding.
+type counting struct {
+	bindings *binding.Store
+	clusters clusterlisters.ClusterLister
+	members  member.Source
+}
+
+// counted tells whether a member's pods are counted.
+func (c counting) counted(cluster string) bool {
+	cl, err := c.clusters.Get(cluster)
+	return err == nil && ready(cl) && c.members.Reaches(cluster)
+}
+
+// share is a shareFunc.
+func (c counting) share(namespace string, gvk schema.GroupVersionKind, name string) (float64, int32) {
+	v, err := c.bindings.Get(binding.Key{Namespace: namespace, Name: names.Binding(gvk.Kind, name)})
+	if err != nil {
+		return 1, -1
+	}
+	gv, err := schema.ParseGroupVersion(v.Spec.Resource.APIVersion)
+	if err != nil || gv.Group != gvk.Group || v.Spec.Resource.Kind != gvk.Kind || v.Spec.Resource.Name != name {
+		return 1, -1
+	}
+	return Share(v.Spec, c.counted), v.Spec.Replicas
+}
