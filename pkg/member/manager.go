@@ -31,7 +31,10 @@ import (
 
 // Clients reach one member cluster. They are shared: do not modify.
 type Clients struct {
-	Cluster   string
+	Cluster string
+	// Config reaches the member as the other clients do, for APIs they
+	// do not cover (the members' metrics APIs).
+	Config    *rest.Config
 	Kube      kubernetes.Interface
 	Dynamic   dynamic.Interface
 	Discovery discovery.CachedDiscoveryInterface
@@ -237,6 +240,7 @@ func newClients(parent context.Context, cluster string, cfg *rest.Config) (*Clie
 	managed := func(o *metav1.ListOptions) { o.LabelSelector = workv1alpha1.WorkPermanentIDLabel }
 	return &Clients{
 		Cluster:   cluster,
+		Config:    rest.CopyConfig(cfg),
 		Kube:      kube,
 		Dynamic:   dyn,
 		Discovery: disc,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -334,4 +335,62 @@ spec:
 		t.Logf("the FederatedHPA scaled on member1's pods alone %s after the outage began", time.Since(start).Round(100*time.Millisecond))
 	}
 	return during, nil
+}
+
+// TestFederatedHPAPodsMetric: a Deployment divided over member1 and
+// member2, both serving a custom metric "requests" per pod (an adapter
+// registered in each member); a FederatedHPA on that Pods metric at 10 per
+// pod reads it from both members through their own aggregators, and when
+// member1's pods report 40 it scales the template from 2 to 5 replicas
+// (an average of 25 per pod over both members' pods; a behavior lifts
+// the default limit of a step, twice the replicas).
+func TestFederatedHPAPodsMetric(t *testing.T) {
+	framework.Parallel(t)
+	ns := namespace(t, "e2e-fhpa-pods")
+	var member1Requests atomic.Int64
+	member1Requests.Store(10)
+	serveCustomMetrics(t, "member1", "requests", func(string) int64 { return member1Requests.Load() })
+	serveCustomMetrics(t, "member2", "requests", func(string) int64 { return 10 })
+	kubectl(t, deploymentYAML(ns, "web", 2, "10m")+"---\n"+weightedPolicy(ns, "web", "member1", "member2", 1, 1, "")+`---
+apiVersion: autoscaling.karmada.io/v1alpha1
+kind: FederatedHPA
+metadata: {name: web, namespace: `+ns+`}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 10
+  metrics:
+  - type: Pods
+    pods:
+      metric: {name: requests}
+      target: {type: AverageValue, averageValue: "10"}
+  behavior:
+    scaleUp: {policies: [{type: Pods, value: 10, periodSeconds: 15}]}
+`, "apply", "-f", "-")
+	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member2": 1})
+	kube, mco := mcoClients(t)
+	eventually(t, 90*time.Second, "the FederatedHPA reads requests of both members' pods", func(ctx context.Context) (bool, string) {
+		f, err := mco.AutoscalingV1alpha1().FederatedHPAs(ns).Get(ctx, "web", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		m := f.Status.CurrentMetrics
+		return len(m) == 1 && m[0].Pods != nil && m[0].Pods.Current.AverageValue != nil && m[0].Pods.Current.AverageValue.Value() == 10 &&
+			f.Status.CurrentReplicas == 2, fmt.Sprintf("%+v", f.Status)
+	})
+	member1Requests.Store(40)
+	start := time.Now()
+	var first int32
+	eventually(t, 90*time.Second, "the template scaled", func(ctx context.Context) (bool, string) {
+		d, err := kube.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		first = *d.Spec.Replicas
+		return first != 2, fmt.Sprintf("template %d", first)
+	})
+	if first != 5 {
+		t.Errorf("the template went to %d replicas, want 5 (40 and 10 requests against 10 per pod)", first)
+	}
+	t.Logf("member1's requests raised: the template went to %d replicas %s later", first, time.Since(start).Round(100*time.Millisecond))
 }

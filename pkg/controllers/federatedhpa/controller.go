@@ -20,7 +20,8 @@ limitations under the License.
 // policies, conditions and Events), fed with a view across members: each
 // FederatedHPA is a HorizontalPodAutoscaler to it; the pods it counts are
 // those of every Ready member mco reaches; their metrics come from mco's
-// own metrics.k8s.io, which reads the members'; the replicas it sets are
+// own metrics.k8s.io, which reads the members' (custom and external
+// metrics from the members' own APIs where they serve them); the replicas it sets are
 // the template's, through its scale subresource on mco, and the scheduler
 // divides them among the members as the template's policy says. The
 // autoscaler counts pods; a Duplicated template, or a member left out,
@@ -77,7 +78,7 @@ func New(ctx context.Context, c *shared.Context) (shared.Runner, error) {
 	counts := counting{bindings: c.Bindings, clusters: clusters.Lister(), members: c.Members}
 	hpas := newHPAInformer(c.MCO, syncPeriod, counts.share)
 	hc := podautoscaler.NewHorizontalController(ctx, fhpaEvents{c.Kube.CoreV1()}, scales{ScalesGetter: scaleClient, templates: c.Templates, share: counts.share},
-		hpaStatusWriter{mco: c.MCO, stored: hpas.informer.GetIndexer()}, mapper, newMetricsClient(metrics), hpas,
+		hpaStatusWriter{mco: c.MCO, stored: hpas.informer.GetIndexer()}, mapper, newMetricsClient(metrics, newMemberMetricAPIs(counts)), hpas,
 		podInformer{lister: memberPods{counting: counts}},
 		syncPeriod, downscaleStabilisationWindow, tolerance, cpuInitializationPeriod, delayOfInitialReadinessStatus)
 	return func(ctx context.Context) error {

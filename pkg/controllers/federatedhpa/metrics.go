@@ -18,18 +18,11 @@ package federatedhpa
 
 import (
 	"context"
-	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	podautoscalermetrics "k8s.io/kubernetes/pkg/controller/podautoscaler/metrics"
-	custommetricsv1beta2 "k8s.io/metrics/pkg/apis/custom_metrics/v1beta2"
-	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 	resourceclient "k8s.io/metrics/pkg/client/clientset/versioned/typed/metrics/v1beta1"
-	customclient "k8s.io/metrics/pkg/client/custom_metrics"
-	externalclient "k8s.io/metrics/pkg/client/external_metrics"
 
 	registrymetrics "github.com/mco-org/mco/pkg/registry/metrics"
 )
@@ -39,13 +32,12 @@ import (
 // lister and the metrics agree on the name.
 func podKey(name, cluster string) string { return name + "." + cluster }
 
-// newMetricsClient reads resource metrics (CPU, memory) from mco's own
-// metrics.k8s.io, which gathers them from the members, through
-// Kubernetes' own metrics client, each pod named by podKey. Custom and
-// external metrics are not gathered across members: asking for them is an
-// error the autoscaler's conditions report.
-func newMetricsClient(mco resourceclient.PodMetricsesGetter) podautoscalermetrics.MetricsClient {
-	return podautoscalermetrics.NewRESTMetricsClient(keyedPodMetrics{mco}, notCustom{}, notExternal{})
+// newMetricsClient is Kubernetes' own metrics client over the members'
+// metrics: resource metrics (CPU, memory) from mco's own metrics.k8s.io,
+// which gathers them from the members, each pod named by podKey; custom
+// and external metrics from the members' own APIs (memberMetricAPIs).
+func newMetricsClient(mco resourceclient.PodMetricsesGetter, members *memberMetricAPIs) podautoscalermetrics.MetricsClient {
+	return podautoscalermetrics.NewRESTMetricsClient(keyedPodMetrics{mco}, members, members.external())
 }
 
 // keyedPodMetrics names each PodMetrics by podKey.
@@ -71,35 +63,4 @@ func (k keyedPodMetricsList) List(ctx context.Context, opts metav1.ListOptions) 
 		pm.Name = podKey(pm.Name, pm.Labels[registrymetrics.ClusterKey])
 	}
 	return list, nil
-}
-
-// errNotAcrossMembers says why a custom or external metric is not read.
-var errNotAcrossMembers = fmt.Errorf("custom and external metrics are not gathered across member clusters; a FederatedHPA scales on Resource metrics (cpu, memory)")
-
-// notCustom and notExternal answer every custom and external metric with
-// errNotAcrossMembers.
-type (
-	notCustom   struct{}
-	notExternal struct{}
-)
-
-var (
-	_ customclient.CustomMetricsClient     = notCustom{}
-	_ externalclient.ExternalMetricsClient = notExternal{}
-)
-
-func (notCustom) RootScopedMetrics() customclient.MetricsInterface           { return notCustom{} }
-func (notCustom) NamespacedMetrics(string) customclient.MetricsInterface     { return notCustom{} }
-func (notExternal) NamespacedMetrics(string) externalclient.MetricsInterface { return notExternal{} }
-
-func (notCustom) GetForObject(schema.GroupKind, string, string, labels.Selector) (*custommetricsv1beta2.MetricValue, error) {
-	return nil, errNotAcrossMembers
-}
-
-func (notCustom) GetForObjects(schema.GroupKind, labels.Selector, string, labels.Selector) (*custommetricsv1beta2.MetricValueList, error) {
-	return nil, errNotAcrossMembers
-}
-
-func (notExternal) List(string, labels.Selector) (*externalmetricsv1beta1.ExternalMetricValueList, error) {
-	return nil, errNotAcrossMembers
 }
