@@ -83,17 +83,19 @@ spec:
 	})
 }
 
-// TestFederatedHPA: a Deployment divided over member1 and member2 with a
-// FederatedHPA applied as Karmada's users write it (CPU 50 %, 2-10, a
-// short scale-down window). Raising member1's pods' CPU use (kwok's usage
-// annotation) makes mco set more replicas on the template, which the
-// scheduler divides over both members; lowering it brings the template
-// back to the minimum; the FederatedHPA's status and conditions are
-// Kubernetes' HPA's, and its Events name it.
+// TestFederatedHPA: a Deployment divided over member1 (Push) and member3
+// (Pull) with a FederatedHPA applied as Karmada's users write it (CPU
+// 50 %, 2-10, a short scale-down window). mco does not reach member3, so
+// its pods are left out and member1's stand for the whole template.
+// Raising member1's pods' CPU use (kwok's usage annotation) makes mco set
+// more replicas on the template, which the scheduler divides over both
+// members; lowering it brings the template back to the minimum; the
+// FederatedHPA's status and conditions are Kubernetes' HPA's, and its
+// Events name it.
 func TestFederatedHPA(t *testing.T) {
 	framework.Parallel(t)
 	ns := namespace(t, "e2e-fhpa")
-	kubectl(t, deploymentYAML(ns, "web", 2, "10m")+"---\n"+weightedPolicy(ns, "web", "member1", "member2", 1, 1, "")+`---
+	kubectl(t, deploymentYAML(ns, "web", 2, "10m")+"---\n"+weightedPolicy(ns, "web", "member1", "member3", 1, 1, "")+`---
 apiVersion: autoscaling.karmada.io/v1alpha1
 kind: FederatedHPA
 metadata: {name: web, namespace: `+ns+`}
@@ -107,9 +109,9 @@ spec:
   behavior:
     scaleDown: {stabilizationWindowSeconds: 5}
 `, "apply", "-f", "-")
-	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member2": 1})
+	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member3": 1})
 	kube, mco := mcoClients(t)
-	eventually(t, 120*time.Second, "the FederatedHPA reads the pods' CPU in both members", func(ctx context.Context) (bool, string) {
+	eventually(t, 120*time.Second, "the FederatedHPA reads the CPU of member1's pods", func(ctx context.Context) (bool, string) {
 		f, err := mco.AutoscalingV1alpha1().FederatedHPAs(ns).Get(ctx, "web", metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
@@ -139,9 +141,9 @@ spec:
 	})
 	toTemplate := time.Since(start)
 	eventually(t, 90*time.Second, "the members run the new replicas, divided", func(ctx context.Context) (bool, string) {
-		got := replicasIn(ctx, t, ns, "web", []string{"member1", "member2"})
+		got := replicasIn(ctx, t, ns, "web", []string{"member1", "member3"})
 		want := templateReplicas(ctx)
-		return got["member1"] > 1 && got["member2"] > 1 && got["member1"]+got["member2"] == want,
+		return got["member1"] > 1 && got["member3"] > 1 && got["member1"]+got["member3"] == want,
 			fmt.Sprintf("members %v, template %d", got, want)
 	})
 	t.Logf("CPU raised in member1: the template went to %d replicas %s later, the members ran them %s after the change",
