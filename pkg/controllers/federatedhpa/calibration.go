@@ -24,6 +24,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 )
 
@@ -49,24 +50,43 @@ const replicasAnnotation = "federatedhpa.mco.io/replicas"
 // epsilon absorbs floating-point error when rounding a share's products.
 const epsilon = 1e-9
 
-// Share is the number of counted pods per template replica: the replicas
-// the scheduler gave the members whose pods are counted, over the
-// template's. It is 1 when nothing is known (no replicas, no counted
-// member): the autoscaler then sees the template as it is.
+// Share is the number of counted pods per template replica, read from
+// the scheduler's choice: for a Duplicated template (each member runs all
+// its replicas) the number of counted members running it; for a divided
+// one the counted members' part of the replicas. It is read from the
+// clusters' replicas alone, not the template's count, so that it holds
+// while the scheduler has yet to divide a new count. It is 1 when nothing
+// is known (no replicas, no counted member): the autoscaler then sees the
+// template as it is.
 func Share(spec *workv1alpha2.ResourceBindingSpec, counted func(cluster string) bool) float64 {
-	if spec == nil || spec.Replicas <= 0 {
+	if spec == nil {
 		return 1
 	}
-	var sum int64
+	var all, in int64
+	var members int
 	for _, c := range spec.Clusters {
+		if c.Replicas <= 0 {
+			continue
+		}
+		all += int64(c.Replicas)
 		if counted(c.Name) {
-			sum += int64(c.Replicas)
+			in += int64(c.Replicas)
+			members++
 		}
 	}
-	if sum == 0 {
+	if all == 0 || in == 0 {
 		return 1
 	}
-	return float64(sum) / float64(spec.Replicas)
+	if duplicated(spec.Placement) {
+		return float64(members)
+	}
+	return float64(in) / float64(all)
+}
+
+// duplicated tells whether a placement gives every cluster all replicas
+// (Karmada's default when it says nothing).
+func duplicated(p *policyv1alpha1.Placement) bool {
+	return p == nil || p.ReplicaScheduling == nil || p.ReplicaScheduling.ReplicaSchedulingType == policyv1alpha1.ReplicaSchedulingTypeDuplicated
 }
 
 // toCounted converts template replicas to counted pods.

@@ -24,6 +24,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	policyv1alpha1 "github.com/mco-org/mco/pkg/apis/policy/v1alpha1"
 	workv1alpha2 "github.com/mco-org/mco/pkg/apis/work/v1alpha2"
 )
 
@@ -39,6 +40,11 @@ func TestShare(t *testing.T) {
 	all := func(string) bool { return true }
 	notM2 := func(c string) bool { return c != "m2" }
 	none := func(string) bool { return false }
+	divided := &policyv1alpha1.Placement{ReplicaScheduling: &policyv1alpha1.ReplicaSchedulingStrategy{ReplicaSchedulingType: policyv1alpha1.ReplicaSchedulingTypeDivided}}
+	dup := &policyv1alpha1.Placement{ReplicaScheduling: &policyv1alpha1.ReplicaSchedulingStrategy{ReplicaSchedulingType: policyv1alpha1.ReplicaSchedulingTypeDuplicated}}
+	spec := func(p *policyv1alpha1.Placement, replicas int32, clusters ...int32) *workv1alpha2.ResourceBindingSpec {
+		return &workv1alpha2.ResourceBindingSpec{Placement: p, Replicas: replicas, Clusters: targets(clusters...)}
+	}
 	for _, tc := range []struct {
 		name    string
 		spec    *workv1alpha2.ResourceBindingSpec
@@ -46,13 +52,16 @@ func TestShare(t *testing.T) {
 		want    float64
 	}{
 		{"no binding", nil, all, 1},
-		{"no replicas", &workv1alpha2.ResourceBindingSpec{Clusters: targets(0, 0)}, all, 1},
-		{"divided, all counted", &workv1alpha2.ResourceBindingSpec{Replicas: 6, Clusters: targets(3, 3)}, all, 1},
-		{"divided, m2 left out", &workv1alpha2.ResourceBindingSpec{Replicas: 6, Clusters: targets(4, 2)}, notM2, 4.0 / 6},
-		{"duplicated on three", &workv1alpha2.ResourceBindingSpec{Replicas: 2, Clusters: targets(2, 2, 2)}, all, 3},
-		{"duplicated, m2 left out", &workv1alpha2.ResourceBindingSpec{Replicas: 2, Clusters: targets(2, 2, 2)}, notM2, 2},
-		{"not scheduled yet", &workv1alpha2.ResourceBindingSpec{Replicas: 2}, all, 1},
-		{"nothing counted", &workv1alpha2.ResourceBindingSpec{Replicas: 2, Clusters: targets(1, 1)}, none, 1},
+		{"no replicas", spec(divided, 0, 0, 0), all, 1},
+		{"divided, all counted", spec(divided, 6, 3, 3), all, 1},
+		{"divided, m2 left out", spec(divided, 6, 4, 2), notM2, 4.0 / 6},
+		{"divided, rescaled, not divided again yet", spec(divided, 12, 4, 2), notM2, 4.0 / 6},
+		{"duplicated on three", spec(dup, 2, 2, 2, 2), all, 3},
+		{"duplicated, m2 left out", spec(dup, 2, 2, 2, 2), notM2, 2},
+		{"duplicated, rescaled, not scheduled again yet", spec(dup, 5, 2, 2, 2), all, 3},
+		{"no placement is duplicated", spec(nil, 1, 1, 1), all, 2},
+		{"not scheduled yet", spec(divided, 2), all, 1},
+		{"nothing counted", spec(divided, 2, 1, 1), none, 1},
 	} {
 		if got := Share(tc.spec, tc.counted); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s: share %v, want %v", tc.name, got, tc.want)
