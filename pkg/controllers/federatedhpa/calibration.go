@@ -179,7 +179,15 @@ func uncalibratedStatus(h *autoscalingv2.HorizontalPodAutoscaler) *autoscalingv2
 	return h
 }
 
-// shareFunc answers the share of a template (namespace, kind, name) and
-// the template's replicas as its binding knows them (negative when it has
-// no binding).
-type shareFunc func(namespace string, gvk schema.GroupVersionKind, name string) (float64, int32)
+// targetView is what the autoscaler's view needs of a template: its share,
+// its replicas as its binding knows them (negative when it has no
+// binding) and the clusters its binding sends it to (none when it has no
+// binding).
+type targetView struct {
+	share    float64
+	replicas int32
+	clusters []string
+}
+
+// shareFunc answers the targetView of a template (namespace, kind, name).
+type shareFunc func(namespace string, gvk schema.GroupVersionKind, name string) targetView

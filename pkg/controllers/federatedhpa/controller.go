@@ -76,8 +76,8 @@ func New(ctx context.Context, c *shared.Context) (shared.Runner, error) {
 	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
 	rbs := c.MCOInformers.Work().V1alpha2().ResourceBindings().Informer()
 	counts := counting{bindings: c.Bindings, clusters: clusters.Lister(), members: c.Members}
-	hpas := newHPAInformer(c.MCO, syncPeriod, counts.share)
-	hc := podautoscaler.NewHorizontalController(ctx, fhpaEvents{c.Kube.CoreV1()}, scales{ScalesGetter: scaleClient, templates: c.Templates, share: counts.share},
+	hpas := newHPAInformer(c.MCO, syncPeriod, counts.target)
+	hc := podautoscaler.NewHorizontalController(ctx, fhpaEvents{c.Kube.CoreV1()}, scales{ScalesGetter: scaleClient, templates: c.Templates, share: counts.target},
 		hpaStatusWriter{mco: c.MCO, stored: hpas.informer.GetIndexer()}, mapper, newMetricsClient(metrics, newMemberMetricAPIs(counts)), hpas,
 		podInformer{lister: memberPods{counting: counts}},
 		syncPeriod, downscaleStabilisationWindow, tolerance, cpuInitializationPeriod, delayOfInitialReadinessStatus)

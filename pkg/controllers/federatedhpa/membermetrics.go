@@ -33,6 +33,7 @@ import (
 	externalclient "k8s.io/metrics/pkg/client/external_metrics"
 
 	"github.com/mco-org/mco/pkg/member"
+	registrymetrics "github.com/mco-org/mco/pkg/registry/metrics"
 )
 
 // memberMetricTimeout bounds one read of a member's custom or external
@@ -102,9 +103,10 @@ func (m *memberMetricAPIs) of(c *member.Clients) (*metricAPIs, error) {
 	return a, nil
 }
 
-// each calls read for every counted member, in name order; it fails only
-// when no member answered.
-func (m *memberMetricAPIs) each(what string, read func(cluster string, a *metricAPIs) error) error {
+// each calls read for every counted member that passes the requirements
+// on the cluster key (registrymetrics.ClusterKey), in name order; it
+// fails only when no member answered.
+func (m *memberMetricAPIs) each(what string, in labels.Selector, read func(cluster string, a *metricAPIs) error) error {
 	clusters, err := m.clusters.List(labels.Everything())
 	if err != nil {
 		return fmt.Errorf("%s: list clusters: %w", what, err)
@@ -113,7 +115,7 @@ func (m *memberMetricAPIs) each(what string, read func(cluster string, a *metric
 	var errs []error
 	answered := false
 	for _, cl := range clusters {
-		if !m.counted(cl.Name) {
+		if !m.counted(cl.Name) || !registrymetrics.ClusterMatches(in, cl.Name) {
 			continue
 		}
 		clients, err := m.members.Get(cl.Name)
@@ -162,10 +164,12 @@ func (c customAcross) in(a *metricAPIs) customclient.MetricsInterface {
 }
 
 // GetForObjects reads the metric of every matching object in each member
-// (the autoscaler asks for pods), each object named by podKey.
+// (the autoscaler asks for pods), each object named by podKey; the
+// selector's requirements on the cluster key choose the members.
 func (c customAcross) GetForObjects(gk schema.GroupKind, selector labels.Selector, metricName string, metricSelector labels.Selector) (*custommetricsv1beta2.MetricValueList, error) {
 	out := &custommetricsv1beta2.MetricValueList{}
-	err := c.m.each(fmt.Sprintf("custom metric %s of %s", metricName, gk), func(cluster string, a *metricAPIs) error {
+	in, selector := registrymetrics.SplitByCluster(selector)
+	err := c.m.each(fmt.Sprintf("custom metric %s of %s", metricName, gk), in, func(cluster string, a *metricAPIs) error {
 		list, err := c.in(a).GetForObjects(gk, selector, metricName, metricSelector)
 		if err != nil {
 			return err
@@ -185,7 +189,7 @@ func (c customAcross) GetForObjects(gk schema.GroupKind, selector labels.Selecto
 // GetForObject adds up the object's metric in the members that have it.
 func (c customAcross) GetForObject(gk schema.GroupKind, name, metricName string, metricSelector labels.Selector) (*custommetricsv1beta2.MetricValue, error) {
 	var sum *custommetricsv1beta2.MetricValue
-	err := c.m.each(fmt.Sprintf("custom metric %s of %s %s", metricName, gk, name), func(_ string, a *metricAPIs) error {
+	err := c.m.each(fmt.Sprintf("custom metric %s of %s %s", metricName, gk, name), labels.Everything(), func(_ string, a *metricAPIs) error {
 		v, err := c.in(a).GetForObject(gk, name, metricName, metricSelector)
 		if err != nil {
 			return err
@@ -231,7 +235,7 @@ type externalIn struct {
 // List gathers every member's values of the metric.
 func (e externalIn) List(metricName string, metricSelector labels.Selector) (*externalmetricsv1beta1.ExternalMetricValueList, error) {
 	out := &externalmetricsv1beta1.ExternalMetricValueList{}
-	err := e.m.each("external metric "+metricName, func(_ string, a *metricAPIs) error {
+	err := e.m.each("external metric "+metricName, labels.Everything(), func(_ string, a *metricAPIs) error {
 		list, err := a.external.NamespacedMetrics(e.namespace).List(metricName, metricSelector)
 		if err != nil {
 			return err

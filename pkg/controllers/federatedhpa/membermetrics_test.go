@@ -37,6 +37,7 @@ import (
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	"github.com/mco-org/mco/pkg/member"
+	registrymetrics "github.com/mco-org/mco/pkg/registry/metrics"
 )
 
 // clustersOf lists Clusters, Ready unless named in notReady.
@@ -157,6 +158,14 @@ func TestCustomMetricsAcrossMembers(t *testing.T) {
 	sort.Strings(got)
 	if strings.Join(got, " ") != "web-1.member1=10 web-1.member2=20" {
 		t.Errorf("pods metric across members: %v (a member not Ready is left out, one without the API too)", got)
+	}
+	only1, err := labels.Parse("app=web," + registrymetrics.ClusterKey + " in (member1,member9)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err = m.NamespacedMetrics("shop").GetForObjects(pods, only1, "requests", labels.Everything())
+	if err != nil || len(list.Items) != 1 || list.Items[0].DescribedObject.Name != "web-1.member1" {
+		t.Errorf("pods metric of member1 alone: %+v, %v", list, err)
 	}
 	v, err := m.NamespacedMetrics("shop").GetForObject(schema.GroupKind{Group: "networking.k8s.io", Kind: "Ingress"}, "ingress", "requests", labels.Everything())
 	if err != nil {

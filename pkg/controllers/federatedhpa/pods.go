@@ -31,6 +31,7 @@ import (
 	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
+	registrymetrics "github.com/mco-org/mco/pkg/registry/metrics"
 )
 
 // memberSyncWait bounds the wait for a member's pod cache the first time
@@ -77,14 +78,17 @@ func (p memberPodsIn) Get(name string) (*corev1.Pod, error) {
 	return nil, apierrors.NewNotFound(corev1.Resource("pods"), name)
 }
 
+// list lists the counted members' pods; requirements on the cluster key
+// (registrymetrics.ClusterKey) choose the members.
 func (m memberPods) list(namespace string, selector labels.Selector) []*corev1.Pod {
 	clusters, err := m.clusters.List(labels.Everything())
 	if err != nil {
 		return nil
 	}
+	in, selector := registrymetrics.SplitByCluster(selector)
 	var out []*corev1.Pod
 	for _, c := range clusters {
-		if !m.counted(c.Name) {
+		if !m.counted(c.Name) || !registrymetrics.ClusterMatches(in, c.Name) {
 			continue
 		}
 		clients, err := m.members.Get(c.Name)
@@ -110,6 +114,12 @@ func (m memberPods) list(namespace string, selector labels.Selector) []*corev1.P
 		for _, p := range pods {
 			cp := p.DeepCopy()
 			cp.Name = podKey(p.Name, c.Name)
+			// As mco's metrics.k8s.io labels its items: the autoscaler
+			// matches its selector, cluster requirement included, on it.
+			if cp.Labels == nil {
+				cp.Labels = map[string]string{}
+			}
+			cp.Labels[registrymetrics.ClusterKey] = c.Name
 			out = append(out, cp)
 		}
 	}

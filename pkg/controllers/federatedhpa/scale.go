@@ -19,6 +19,8 @@ package federatedhpa
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -28,6 +30,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/scale"
 
+	registrymetrics "github.com/mco-org/mco/pkg/registry/metrics"
 	"github.com/mco-org/mco/pkg/template"
 	"github.com/mco-org/mco/pkg/workload"
 )
@@ -55,7 +58,10 @@ type guardedScale struct {
 }
 
 // Get shows the template's replicas as counted pods, and records the share
-// for Update.
+// for Update; its selector keeps to the clusters the template goes to
+// (a requirement on the cluster key, which the pod lister, mco's
+// metrics.k8s.io and the members' metrics read as such), so that pods of
+// the same labels in other members are not counted.
 func (g guardedScale) Get(ctx context.Context, gr schema.GroupResource, name string, opts metav1.GetOptions) (*autoscalingv1.Scale, error) {
 	if err := g.ownedByMemberHPA(gr, name); err != nil {
 		return nil, err
@@ -68,10 +74,12 @@ func (g guardedScale) Get(ctx context.Context, gr schema.GroupResource, name str
 	if !ok {
 		return s, nil
 	}
-	if share, _ := g.share(g.namespace, k.GVK, name); share != 1 {
-		s.Spec.Replicas = toCounted(s.Spec.Replicas, share)
-		withShare(&s.ObjectMeta, share)
+	t := g.share(g.namespace, k.GVK, name)
+	if t.share != 1 {
+		s.Spec.Replicas = toCounted(s.Spec.Replicas, t.share)
+		withShare(&s.ObjectMeta, t.share)
 	}
+	s.Status.Selector = inClusters(s.Status.Selector, t.clusters)
 	return s, nil
 }
 
@@ -112,6 +120,18 @@ func (g guardedScale) ownedByMemberHPA(gr schema.GroupResource, name string) err
 			k.GVK.Kind, g.namespace, name, workload.RetainReplicasLabel)
 	}
 	return nil
+}
+
+// inClusters adds to a selector (in its string form) the requirement that
+// the cluster be one of clusters; a selector that selects nothing, or no
+// clusters known, stay as they are.
+func inClusters(selector string, clusters []string) string {
+	if selector == "" || len(clusters) == 0 {
+		return selector
+	}
+	sorted := append([]string(nil), clusters...)
+	sort.Strings(sorted)
+	return selector + "," + registrymetrics.ClusterKey + " in (" + strings.Join(sorted, ",") + ")"
 }
 
 // kindOf is the template kind served as a resource.

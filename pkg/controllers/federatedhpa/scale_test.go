@@ -22,10 +22,12 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 
+	registrymetrics "github.com/mco-org/mco/pkg/registry/metrics"
 	"github.com/mco-org/mco/pkg/template"
 	"github.com/mco-org/mco/pkg/workload"
 )
@@ -61,5 +63,32 @@ func TestScaleRefusesWhatAMemberHPAOwns(t *testing.T) {
 	}
 	if err := g.ownedByMemberHPA(deployments.GroupResource(), "missing"); err != nil {
 		t.Errorf("missing: %v, want the scale client's own answer", err)
+	}
+}
+
+func TestInClusters(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ selector, want string }{
+		{"app=web", "app=web,resource.karmada.io/query-from-cluster in (member1,member3)"},
+		{"", ""},
+	} {
+		got := inClusters(tc.selector, []string{"member3", "member1"})
+		if got != tc.want {
+			t.Errorf("inClusters(%q) = %q, want %q", tc.selector, got, tc.want)
+		}
+		if got == "" {
+			continue
+		}
+		sel, err := labels.Parse(got)
+		if err != nil {
+			t.Fatalf("%q: %v", got, err)
+		}
+		in, rest := registrymetrics.SplitByCluster(sel)
+		if !registrymetrics.ClusterMatches(in, "member3") || registrymetrics.ClusterMatches(in, "member2") || rest.String() != "app=web" {
+			t.Errorf("%q: clusters %s, rest %s", got, in, rest)
+		}
+	}
+	if got := inClusters("app=web", nil); got != "app=web" {
+		t.Errorf("no clusters known: %q", got)
 	}
 }

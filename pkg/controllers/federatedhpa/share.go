@@ -40,15 +40,19 @@ func (c counting) counted(cluster string) bool {
 	return err == nil && ready(cl) && c.members.Reaches(cluster)
 }
 
-// share is a shareFunc.
-func (c counting) share(namespace string, gvk schema.GroupVersionKind, name string) (float64, int32) {
+// target is a shareFunc.
+func (c counting) target(namespace string, gvk schema.GroupVersionKind, name string) targetView {
 	v, err := c.bindings.Get(binding.Key{Namespace: namespace, Name: names.Binding(gvk.Kind, name)})
 	if err != nil {
-		return 1, -1
+		return targetView{share: 1, replicas: -1}
 	}
 	gv, err := schema.ParseGroupVersion(v.Spec.Resource.APIVersion)
 	if err != nil || gv.Group != gvk.Group || v.Spec.Resource.Kind != gvk.Kind || v.Spec.Resource.Name != name {
-		return 1, -1
+		return targetView{share: 1, replicas: -1}
 	}
-	return Share(v.Spec, c.counted), v.Spec.Replicas
+	t := targetView{share: Share(v.Spec, c.counted), replicas: v.Spec.Replicas}
+	for _, tc := range binding.Targets(v.Spec) {
+		t.clusters = append(t.clusters, tc.Name)
+	}
+	return t
 }

@@ -138,8 +138,8 @@ func (l calibratedNamespaceLister) Get(name string) (*autoscalingv2.HorizontalPo
 	if err != nil {
 		return h, nil
 	}
-	share, replicas := l.share(h.Namespace, gv.WithKind(ref.Kind), ref.Name)
-	return calibrated(h, share, replicas), nil
+	t := l.share(h.Namespace, gv.WithKind(ref.Kind), ref.Name)
+	return calibrated(h, t.share, t.replicas), nil
 }
 
 // hpaStatusWriter writes the autoscaler's status to the FederatedHPA; the

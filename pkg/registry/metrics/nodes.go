@@ -68,7 +68,7 @@ func (r *NodeREST) NewList() runtime.Object { return &metrics.NodeMetricsList{} 
 // List reads the NodeMetrics of every member the cluster requirements of
 // the label selector pass.
 func (r *NodeREST) List(ctx context.Context, opts *metainternalversion.ListOptions) (runtime.Object, error) {
-	cluster, others := split(labelSelector(opts))
+	cluster, others := SplitByCluster(labelSelector(opts))
 	memberOpts := metav1.ListOptions{LabelSelector: others.String(), FieldSelector: fieldSelector(opts)}
 	lists, err := fanOut(ctx, r.src, cluster, func(ctx context.Context, m Member) ([]metrics.NodeMetrics, error) {
 		list, err := m.Client.NodeMetricses().List(ctx, memberOpts)

@@ -71,7 +71,7 @@ func (r *PodREST) NewList() runtime.Object { return &metrics.PodMetricsList{} }
 // passing the other requirements and the field selector on.
 func (r *PodREST) List(ctx context.Context, opts *metainternalversion.ListOptions) (runtime.Object, error) {
 	ns := genericapirequest.NamespaceValue(ctx)
-	cluster, others := split(labelSelector(opts))
+	cluster, others := SplitByCluster(labelSelector(opts))
 	memberOpts := metav1.ListOptions{LabelSelector: others.String(), FieldSelector: fieldSelector(opts)}
 	lists, err := fanOut(ctx, r.src, cluster, func(ctx context.Context, m Member) ([]metrics.PodMetrics, error) {
 		list, err := m.Client.PodMetricses(ns).List(ctx, memberOpts)

@@ -49,10 +49,10 @@ type Source interface {
 	Members(ctx context.Context) (members []Member, leftOut []string, err error)
 }
 
-// split parts a selector into the requirements on ClusterKey, which mco
-// evaluates on the cluster's name, and the rest, which the members
-// evaluate on their objects.
-func split(sel labels.Selector) (cluster labels.Selector, rest labels.Selector) {
+// SplitByCluster parts a selector into the requirements on ClusterKey,
+// which mco evaluates on the cluster's name, and the rest, which the
+// members evaluate on their objects.
+func SplitByCluster(sel labels.Selector) (cluster labels.Selector, rest labels.Selector) {
 	cluster, rest = labels.NewSelector(), labels.NewSelector()
 	if sel == nil {
 		return cluster, rest
@@ -68,9 +68,9 @@ func split(sel labels.Selector) (cluster labels.Selector, rest labels.Selector) 
 	return cluster, rest
 }
 
-// clusterMatches tells whether a cluster passes the requirements on
+// ClusterMatches tells whether a cluster passes the requirements on
 // ClusterKey (a selector with none passes every cluster).
-func clusterMatches(cluster labels.Selector, name string) bool {
+func ClusterMatches(cluster labels.Selector, name string) bool {
 	return cluster.Matches(labels.Set{ClusterKey: name})
 }
 
@@ -88,7 +88,7 @@ func fanOut[T any](ctx context.Context, src Source, cluster labels.Selector, rea
 	}
 	var chosen []Member
 	for _, m := range members {
-		if clusterMatches(cluster, m.Cluster) {
+		if ClusterMatches(cluster, m.Cluster) {
 			chosen = append(chosen, m)
 		}
 	}
