@@ -212,6 +212,7 @@ func (a *Agent) session(ctx context.Context) error {
 		}
 	}
 	runners["credential"] = func(ctx context.Context) error { return a.rotate(ctx, c.Kube) }
+	runners["metricsReport"] = func(ctx context.Context) error { return a.reportMetrics(ctx, c) }
 	c.MCOInformers.Start(ctx.Done())
 	c.KubeInformers.Start(ctx.Done())
 	if err := a.waitSynced(ctx, c); err != nil {

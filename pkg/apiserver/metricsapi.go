@@ -23,6 +23,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -31,6 +32,7 @@ import (
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	metricsv1beta1client "k8s.io/metrics/pkg/client/clientset/versioned/typed/metrics/v1beta1"
 
+	"github.com/mco-org/mco/pkg/agent/access"
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	"github.com/mco-org/mco/pkg/member"
 	registrymetrics "github.com/mco-org/mco/pkg/registry/metrics"
@@ -46,7 +48,10 @@ const memberMetricsTimeout = 5 * time.Second
 func (c CompletedConfig) installMetricsAPI(s *genericapiserver.GenericAPIServer, clusters rest.Lister) error {
 	scheme := c.extra.Scheme
 	info := genericapiserver.NewDefaultAPIGroupInfo("metrics.k8s.io", scheme, runtime.NewParameterCodec(scheme), c.extra.Codecs)
-	src := &memberMetrics{clusters: clusters, secret: c.getSecret, clients: map[string]cachedMetricsClient{}}
+	src := &memberMetrics{clusters: clusters, secret: c.getSecret, clients: map[string]cachedMetricsClient{},
+		configMap: func(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
+			return c.extra.KubeClient.CoreV1().ConfigMaps(namespace).Get(ctx, name, metav1.GetOptions{})
+		}}
 	info.VersionedResourcesStorageMap["v1beta1"] = map[string]rest.Storage{
 		"pods":  registrymetrics.NewPods(src),
 		"nodes": registrymetrics.NewNodes(src),
@@ -57,11 +62,17 @@ func (c CompletedConfig) installMetricsAPI(s *genericapiserver.GenericAPIServer,
 	return nil
 }
 
+// reportedMetricsMaxAge is the oldest a Pull cluster's reported metrics
+// are served (its agent reports every 15 s).
+const reportedMetricsMaxAge = time.Minute
+
 // memberMetrics hands out the metrics clients of the Ready Push clusters,
-// with mco's own credentials for each, cached until they change.
+// with mco's own credentials for each, cached until they change, and of
+// the Ready Pull clusters, answering from what their agents reported.
 type memberMetrics struct {
-	clusters rest.Lister
-	secret   func(ctx context.Context, namespace, name string) (*corev1.Secret, error)
+	clusters  rest.Lister
+	secret    func(ctx context.Context, namespace, name string) (*corev1.Secret, error)
+	configMap func(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error)
 
 	mu      sync.Mutex
 	clients map[string]cachedMetricsClient
@@ -101,11 +112,11 @@ func (m *memberMetrics) Members(ctx context.Context) ([]registrymetrics.Member, 
 
 // client returns a cluster's metrics client, or why it has none.
 func (m *memberMetrics) client(ctx context.Context, c *clusterv1alpha1.Cluster) (metricsv1beta1client.MetricsV1beta1Interface, string) {
-	if c.Spec.SyncMode != clusterv1alpha1.Push {
-		return nil, "it is in Pull mode, which mco-apiserver does not reach"
-	}
 	if cond := meta.FindStatusCondition(c.Status.Conditions, clusterv1alpha1.ClusterConditionReady); cond == nil || cond.Status != metav1.ConditionTrue {
 		return nil, "it is not Ready"
+	}
+	if c.Spec.SyncMode != clusterv1alpha1.Push {
+		return m.reported(ctx, c.Name, time.Now())
 	}
 	if c.Spec.SecretRef == nil {
 		return nil, "it has no secretRef"
@@ -131,4 +142,25 @@ func (m *memberMetrics) client(ctx context.Context, c *clusterv1alpha1.Cluster) 
 	}
 	m.clients[c.Name] = cachedMetricsClient{fingerprint: fp, client: client}
 	return client, ""
+}
+
+// reported answers a Pull cluster's metrics from its agent's newest
+// report, or says why it cannot.
+func (m *memberMetrics) reported(ctx context.Context, cluster string, now time.Time) (metricsv1beta1client.MetricsV1beta1Interface, string) {
+	name := access.MetricsConfigMapName(cluster)
+	cm, err := m.configMap(ctx, access.Namespace, name)
+	if apierrors.IsNotFound(err) {
+		return nil, "it is in Pull mode and its mco-agent has reported no metrics (does the member serve metrics.k8s.io?)"
+	}
+	if err != nil {
+		return nil, fmt.Sprintf("its mco-agent's report %s/%s cannot be read: %v", access.Namespace, name, err)
+	}
+	s, err := registrymetrics.DecodeSnapshot(cm.Data[registrymetrics.SnapshotKey])
+	if err != nil {
+		return nil, fmt.Sprintf("its mco-agent's report %s/%s cannot be read: %v", access.Namespace, name, err)
+	}
+	if age := now.Sub(s.Time.Time); age > reportedMetricsMaxAge {
+		return nil, fmt.Sprintf("its mco-agent's last report is %s old", age.Round(time.Second))
+	}
+	return s.Client(), ""
 }

@@ -44,10 +44,11 @@ spec:
 }
 
 // TestTopAcrossMembers: mco serves metrics.k8s.io read from the members'
-// own metrics-server: `kubectl top pods` on mco lists a Deployment's pods
-// in the Push members, says why the Pull member is left out, and selects
-// one member with -l on the cluster label; the Push members' node metrics
-// are listed; `kubectl get podmetrics` prints the cluster.
+// own metrics-server: `kubectl top pods -A` on mco lists a Deployment's
+// pods in all three members (member3, Pull, from what its mco-agent
+// reports), and selects one member with -l on the cluster label; every
+// member's node metrics are listed; `kubectl get podmetrics` prints the
+// cluster.
 func TestTopAcrossMembers(t *testing.T) {
 	framework.Parallel(t)
 	ns := namespace(t, "e2e-top")
@@ -62,24 +63,25 @@ spec:
     replicaScheduling: {replicaSchedulingType: Duplicated}
 `, "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member2": 1, "member3": 1})
-	eventually(t, 90*time.Second, "kubectl top pods lists web in member1 and member2", func(context.Context) (bool, string) {
-		out, err := kubectlErr("", "top", "pods", "-n", ns)
-		return err == nil && strings.Count(out, "web-") == 2 &&
-			strings.Contains(out, "metrics of cluster member3 left out: it is in Pull mode"), out
+	eventually(t, 90*time.Second, "kubectl top pods -A lists web in the three members", func(context.Context) (bool, string) {
+		out, err := kubectlErr("", "top", "pods", "-A")
+		return err == nil && strings.Count(out, ns+" ") == 3 && !strings.Contains(out, "left out"), out
 	})
-	out := kubectl(t, "", "top", "pods", "-n", ns, "-l", "resource.karmada.io/query-from-cluster=member2")
-	if strings.Count(out, "web-") != 1 {
-		t.Errorf("kubectl top pods -l ...=member2 lists %d pods:\n%s", strings.Count(out, "web-"), out)
+	for _, m := range []string{"member2", "member3"} {
+		out := kubectl(t, "", "top", "pods", "-n", ns, "-l", "resource.karmada.io/query-from-cluster="+m)
+		if strings.Count(out, "web-") != 1 {
+			t.Errorf("kubectl top pods -l ...=%s lists %d pods:\n%s", m, strings.Count(out, "web-"), out)
+		}
 	}
-	out = kubectl(t, "", "get", "podmetrics", "-n", ns)
-	if !strings.Contains(out, "CLUSTER") || !strings.Contains(out, "member1") || !strings.Contains(out, "member2") {
+	out := kubectl(t, "", "get", "podmetrics", "-n", ns)
+	if !strings.Contains(out, "CLUSTER") || !strings.Contains(out, "member1") || !strings.Contains(out, "member2") || !strings.Contains(out, "member3") {
 		t.Errorf("kubectl get podmetrics:\n%s", out)
 	}
 	// kubectl top nodes also lists core Nodes, which mco does not serve;
 	// the node metrics themselves are there.
-	eventually(t, 60*time.Second, "the Push members' node metrics", func(context.Context) (bool, string) {
+	eventually(t, 60*time.Second, "every member's node metrics", func(context.Context) (bool, string) {
 		out, err := kubectlErr("", "get", "nodemetrics")
-		return err == nil && strings.Contains(out, "member1-node-") && strings.Contains(out, "member2-node-"), out
+		return err == nil && strings.Contains(out, "member1-node-") && strings.Contains(out, "member2-node-") && strings.Contains(out, "member3-node-"), out
 	})
 }
 

@@ -49,6 +49,11 @@ func AgentCluster(user string) (string, bool) {
 // namespaced Roles and every binding take the same name.
 func clusterRoleName(cluster string) string { return "mco:agent:" + cluster }
 
+// MetricsConfigMapName is the ConfigMap in Namespace where a Pull
+// cluster's agent reports its member's metrics for mco-apiserver's
+// metrics.k8s.io.
+func MetricsConfigMapName(cluster string) string { return cluster + "-metrics" }
+
 // Objects are the ServiceAccount, roles and bindings of cluster's agent,
 // in the order they are to be created.
 type Objects struct {
@@ -74,6 +79,9 @@ func For(cluster string) Objects {
 			// create cannot name the Lease: the agent admission does.
 			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"create"}},
 			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, ResourceNames: own, Verbs: []string{"get", "list", "watch", "update", "patch", "delete"}},
+			// create cannot name the ConfigMap: the agent admission does.
+			{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"create"}},
+			{APIGroups: []string{""}, Resources: []string{"configmaps"}, ResourceNames: []string{MetricsConfigMapName(cluster)}, Verbs: []string{"get", "update", "patch", "delete"}},
 			// The agent renews its own credential.
 			{APIGroups: []string{""}, Resources: []string{"serviceaccounts/token"}, ResourceNames: []string{sa}, Verbs: []string{"create"}},
 		}},

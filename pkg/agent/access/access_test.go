@@ -55,5 +55,5 @@ func TestForGrantsOnlyItsOwn(t *testing.T) {
 }
 
 func namesOwn(r rbacv1.PolicyRule) bool {
-	return len(r.ResourceNames) == 1 && (r.ResourceNames[0] == "edge-1" || r.ResourceNames[0] == "mco-agent-edge-1")
+	return len(r.ResourceNames) == 1 && (r.ResourceNames[0] == "edge-1" || r.ResourceNames[0] == "mco-agent-edge-1" || r.ResourceNames[0] == "edge-1-metrics")
 }

@@ -2,7 +2,8 @@
 // identities, as Kubernetes' NodeRestriction is for kubelets: RBAC gives
 // every agent the same kind of rights, and cannot tie a create to a name,
 // so this rule refuses an agent creating, changing or deleting any Cluster,
-// Lease or Work that is not its own cluster's, and creating or deleting
+// Lease, ConfigMap or Work that is not its own cluster's (the ConfigMap
+// where a Pull cluster's agent reports its member's metrics), and creating or deleting
 // any Work but those reporting its member's EndpointSlices.
 package agentrestriction
 
@@ -25,9 +26,10 @@ import (
 const PluginName = "MCOAgentRestriction"
 
 var (
-	clusters = clusterv1alpha1.SchemeGroupVersion.WithResource("clusters").GroupResource()
-	leases   = schema.GroupResource{Group: "coordination.k8s.io", Resource: "leases"}
-	works    = schema.GroupResource{Group: "work.karmada.io", Resource: "works"}
+	clusters   = clusterv1alpha1.SchemeGroupVersion.WithResource("clusters").GroupResource()
+	leases     = schema.GroupResource{Group: "coordination.k8s.io", Resource: "leases"}
+	configMaps = schema.GroupResource{Resource: "configmaps"}
+	works      = schema.GroupResource{Group: "work.karmada.io", Resource: "works"}
 )
 
 // Plugin is the admission rule.
@@ -71,6 +73,10 @@ func refusal(cluster string, a admission.Attributes) string {
 	case leases:
 		if a.GetNamespace() != access.Namespace || a.GetName() != cluster {
 			return fmt.Sprintf("may not %s lease %s/%s; its own is %s/%s", verb(a), a.GetNamespace(), a.GetName(), access.Namespace, cluster)
+		}
+	case configMaps:
+		if own := access.MetricsConfigMapName(cluster); a.GetNamespace() != access.Namespace || a.GetName() != own {
+			return fmt.Sprintf("may not %s configmap %s/%s; its own is %s/%s", verb(a), a.GetNamespace(), a.GetName(), access.Namespace, own)
 		}
 	case works:
 		if a.GetNamespace() != names.ExecutionSpace(cluster) {

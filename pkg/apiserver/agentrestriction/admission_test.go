@@ -42,6 +42,7 @@ func TestValidate(t *testing.T) {
 	t.Parallel()
 	clusterGVR := clusterv1alpha1.SchemeGroupVersion.WithResource("clusters")
 	leaseGVR := schema.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"}
+	configMapGVR := schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
 	workGVR := schema.GroupVersionResource{Group: "work.karmada.io", Version: "v1alpha1", Resource: "works"}
 	withSecret := cluster("member3", clusterv1alpha1.Pull, "")
 	withSecret.Spec.SecretRef = &clusterv1alpha1.LocalSecretReference{Namespace: "karmada-cluster", Name: "member3"}
@@ -82,6 +83,11 @@ func TestValidate(t *testing.T) {
 			wantErr: "may not create lease karmada-cluster/member1"},
 		{name: "an agent may not create a lease elsewhere", user: agent3, gvr: leaseGVR, namespace: "kube-system", objName: "member3", op: admission.Create,
 			wantErr: "may not create lease kube-system/member3"},
+		{name: "an agent reports its member's metrics", user: agent3, gvr: configMapGVR, namespace: "karmada-cluster", objName: "member3-metrics", op: admission.Create},
+		{name: "an agent may not write another ConfigMap", user: agent3, gvr: configMapGVR, namespace: "karmada-cluster", objName: "member1-metrics", op: admission.Update,
+			wantErr: "may not change configmap karmada-cluster/member1-metrics; its own is karmada-cluster/member3-metrics"},
+		{name: "an agent may not write ConfigMaps elsewhere", user: agent3, gvr: configMapGVR, namespace: "kube-system", objName: "member3-metrics", op: admission.Create,
+			wantErr: "may not create configmap kube-system/member3-metrics"},
 		{name: "an agent updates its own works", user: agent3, gvr: workGVR, namespace: "karmada-es-member3", objName: "web", op: admission.Update},
 		{name: "an agent may not touch another cluster's works", user: agent3, gvr: workGVR, namespace: "karmada-es-member1", objName: "web", op: admission.Update,
 			wantErr: "may not change works in namespace karmada-es-member1"},

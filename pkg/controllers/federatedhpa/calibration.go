@@ -181,8 +181,8 @@ func uncalibratedStatus(h *autoscalingv2.HorizontalPodAutoscaler) *autoscalingv2
 
 // targetView is what the autoscaler's view needs of a template: its share,
 // its replicas as its binding knows them (negative when it has no
-// binding) and the clusters its binding sends it to (none when it has no
-// binding).
+// binding) and the counted clusters its binding sends it to (all it goes
+// to when none is counted; none when it has no binding).
 type targetView struct {
 	share    float64
 	replicas int32

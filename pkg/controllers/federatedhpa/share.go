@@ -51,8 +51,18 @@ func (c counting) target(namespace string, gvk schema.GroupVersionKind, name str
 		return targetView{share: 1, replicas: -1}
 	}
 	t := targetView{share: Share(v.Spec, c.counted), replicas: v.Spec.Replicas}
+	// The counted clusters the template goes to: mco's metrics.k8s.io
+	// also answers for members whose pods are not counted (Pull members,
+	// from their agents' reports), and their metrics must not count.
+	var all []string
 	for _, tc := range binding.Targets(v.Spec) {
-		t.clusters = append(t.clusters, tc.Name)
+		all = append(all, tc.Name)
+		if c.counted(tc.Name) {
+			t.clusters = append(t.clusters, tc.Name)
+		}
+	}
+	if len(t.clusters) == 0 {
+		t.clusters = all
 	}
 	return t
 }
