@@ -37,9 +37,10 @@ import (
 
 // scales reads and writes the templates' scale subresource on mco — the
 // template's replicas, which the scheduler divides among the members,
-// shown to the autoscaler as the pods it counts (see Share) — and refuses a template whose replicas a HorizontalPodAutoscaler
-// propagated to the members owns (it carries workload.RetainReplicasLabel):
-// the two autoscalers would fight over it.
+// shown to the autoscaler as the pods it counts (see Share) — and refuses
+// a template whose replicas a HorizontalPodAutoscaler propagated to the
+// members owns (it carries workload.RetainReplicasLabel): the two
+// autoscalers would fight over it.
 type scales struct {
 	scale.ScalesGetter
 	templates *template.Resources
