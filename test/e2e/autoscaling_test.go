@@ -199,19 +199,42 @@ spec:
 `, ns, name, lo, hi)
 }
 
-// waitFHPAMetric waits until the FederatedHPA reads the average CPU
-// utilization want (in percent) with the template at replicas.
-func waitFHPAMetric(t *testing.T, ns, name string, want, replicas int32) {
+// podsFHPAYAML is a FederatedHPA on the Deployment name: the Pods metric
+// "requests" at 10 per pod, 2 to 10 replicas, scaling down as soon as
+// asked and up by up to 10 pods a step (not Kubernetes' default of twice
+// the replicas).
+func podsFHPAYAML(ns, name string) string {
+	return fmt.Sprintf(`apiVersion: autoscaling.karmada.io/v1alpha1
+kind: FederatedHPA
+metadata: {name: %[2]s, namespace: %[1]s}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: %[2]s}
+  minReplicas: 2
+  maxReplicas: 10
+  metrics:
+  - type: Pods
+    pods:
+      metric: {name: requests}
+      target: {type: AverageValue, averageValue: "10"}
+  behavior:
+    scaleUp: {policies: [{type: Pods, value: 10, periodSeconds: 15}]}
+    scaleDown: {stabilizationWindowSeconds: 0}
+`, ns, name)
+}
+
+// waitFHPAPodsMetric waits until the FederatedHPA reads the Pods metric at
+// the average want with the template at replicas.
+func waitFHPAPodsMetric(t *testing.T, ns, name string, want int64, replicas int32) {
 	t.Helper()
 	_, mco := mcoClients(t)
-	eventually(t, 120*time.Second, fmt.Sprintf("the FederatedHPA reads %d %% CPU at %d replicas", want, replicas), func(ctx context.Context) (bool, string) {
+	eventually(t, 90*time.Second, fmt.Sprintf("the FederatedHPA reads %d requests per pod at %d replicas", want, replicas), func(ctx context.Context) (bool, string) {
 		f, err := mco.AutoscalingV1alpha1().FederatedHPAs(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
 		}
 		m := f.Status.CurrentMetrics
-		return len(m) == 1 && m[0].Resource != nil && m[0].Resource.Current.AverageUtilization != nil &&
-			*m[0].Resource.Current.AverageUtilization == want && f.Status.CurrentReplicas == replicas, fmt.Sprintf("%+v", f.Status)
+		return len(m) == 1 && m[0].Pods != nil && m[0].Pods.Current.AverageValue != nil && m[0].Pods.Current.AverageValue.Value() == want &&
+			f.Status.CurrentReplicas == replicas, fmt.Sprintf("%+v", f.Status)
 	})
 }
 
@@ -299,14 +322,19 @@ func waitPodCPU(t *testing.T, ns, name string, want map[string]int) {
 
 // fhpaWithoutMember (TestMember2Outage): a Deployment of 4 replicas
 // divided over member1 and member2, which tolerates their failure (nothing
-// moves), with member1's pods at 60 % of the CPU target's request and
-// member2's at 40 %: 50 % on average, the FederatedHPA's target. While
-// member2 is away its pods leave the calculation and member1's load
-// stands for the whole template: 60 % of 4 replicas wants 6, never fewer
-// than 4 (counting only the pods it sees against the template's replicas
-// would have scaled it down to 3).
+// moves), with a FederatedHPA on a Pods metric (10 requests per pod) that
+// an adapter in each member serves: 12 per pod in member1, 8 in member2,
+// 10 on average. While member2 is away its pods leave the calculation and
+// member1's load stands for the whole template: 12 per pod over 4
+// replicas wants 6, never fewer than 4 (counting only the pods it sees
+// against the template's replicas would have scaled it down to 3). A
+// custom metric is there as soon as the pods are, where metrics-server
+// takes half a minute or more to report new pods, and this check sets up
+// before the outage, which every test waits for.
 func fhpaWithoutMember(t *testing.T) (during, after func(t *testing.T)) {
 	ns := namespace(t, "e2e-fhpa-outage")
+	serveCustomMetrics(t, "member1", "requests", func(string) int64 { return 12 })
+	serveCustomMetrics(t, "member2", "requests", func(string) int64 { return 8 })
 	kubectl(t, deploymentYAML(ns, "web", 4, "10m")+`---
 apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
@@ -325,18 +353,10 @@ spec:
         staticWeightList:
         - {targetCluster: {clusterNames: [member1]}, weight: 1}
         - {targetCluster: {clusterNames: [member2]}, weight: 1}
-`, "apply", "-f", "-")
+---
+`+podsFHPAYAML(ns, "web"), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 2, "member2": 2})
-	for m, cpu := range map[string]string{"member1": "6m", "member2": "4m"} {
-		if err := setPodCPU(context.Background(), t, m, ns, "web", cpu); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// The FederatedHPA comes once the load is read, so that it starts
-	// from it.
-	waitPodCPU(t, ns, "web", map[string]int{"6m": 2, "4m": 2})
-	kubectl(t, fhpaYAML(ns, "web", 2, 10), "apply", "-f", "-")
-	waitFHPAMetric(t, ns, "web", 50, 4)
+	waitFHPAPodsMetric(t, ns, "web", 10, 4)
 	kube, _ := mcoClients(t)
 	during = func(t *testing.T) {
 		start := time.Now()
@@ -369,33 +389,10 @@ func TestFederatedHPAPodsMetric(t *testing.T) {
 	member1Requests.Store(10)
 	serveCustomMetrics(t, "member1", "requests", func(string) int64 { return member1Requests.Load() })
 	serveCustomMetrics(t, "member2", "requests", func(string) int64 { return 10 })
-	kubectl(t, deploymentYAML(ns, "web", 2, "10m")+"---\n"+weightedPolicy(ns, "web", "member1", "member2", 1, 1, "")+`---
-apiVersion: autoscaling.karmada.io/v1alpha1
-kind: FederatedHPA
-metadata: {name: web, namespace: `+ns+`}
-spec:
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
-  minReplicas: 2
-  maxReplicas: 10
-  metrics:
-  - type: Pods
-    pods:
-      metric: {name: requests}
-      target: {type: AverageValue, averageValue: "10"}
-  behavior:
-    scaleUp: {policies: [{type: Pods, value: 10, periodSeconds: 15}]}
-`, "apply", "-f", "-")
+	kubectl(t, deploymentYAML(ns, "web", 2, "10m")+"---\n"+weightedPolicy(ns, "web", "member1", "member2", 1, 1, "")+"---\n"+podsFHPAYAML(ns, "web"), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member2": 1})
-	kube, mco := mcoClients(t)
-	eventually(t, 90*time.Second, "the FederatedHPA reads requests of both members' pods", func(ctx context.Context) (bool, string) {
-		f, err := mco.AutoscalingV1alpha1().FederatedHPAs(ns).Get(ctx, "web", metav1.GetOptions{})
-		if err != nil {
-			return false, err.Error()
-		}
-		m := f.Status.CurrentMetrics
-		return len(m) == 1 && m[0].Pods != nil && m[0].Pods.Current.AverageValue != nil && m[0].Pods.Current.AverageValue.Value() == 10 &&
-			f.Status.CurrentReplicas == 2, fmt.Sprintf("%+v", f.Status)
-	})
+	waitFHPAPodsMetric(t, ns, "web", 10, 2)
+	kube, _ := mcoClients(t)
 	member1Requests.Store(40)
 	start := time.Now()
 	var first int32
