@@ -1,10 +1,15 @@
 package access
 
 import (
+	"context"
 	"slices"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kubefake "k8s.io/client-go/kubernetes/fake"
 )
 
 func TestAgentCluster(t *testing.T) {
@@ -56,4 +61,27 @@ func TestForGrantsOnlyItsOwn(t *testing.T) {
 
 func namesOwn(r rbacv1.PolicyRule) bool {
 	return len(r.ResourceNames) == 1 && (r.ResourceNames[0] == "edge-1" || r.ResourceNames[0] == "mco-agent-edge-1" || r.ResourceNames[0] == "edge-1-metrics")
+}
+
+func TestRemoveTakesTheAgentsReport(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	kube := kubefake.NewClientset(
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: "edge-1-metrics"}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: "edge-2-metrics"}})
+	if err := Ensure(ctx, kube, "edge-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(ctx, kube, "edge-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kube.CoreV1().ConfigMaps(Namespace).Get(ctx, "edge-1-metrics", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("edge-1's metrics report after Remove: %v, want NotFound", err)
+	}
+	if _, err := kube.CoreV1().ConfigMaps(Namespace).Get(ctx, "edge-2-metrics", metav1.GetOptions{}); err != nil {
+		t.Errorf("edge-2's metrics report: %v", err)
+	}
+	if _, err := kube.CoreV1().ServiceAccounts(Namespace).Get(ctx, "mco-agent-edge-1", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("edge-1's service account after Remove: %v", err)
+	}
 }

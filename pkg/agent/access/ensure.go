@@ -98,13 +98,15 @@ func Token(ctx context.Context, kube kubernetes.Interface, cluster string, ttl t
 	return got.Status.Token, got.Status.ExpirationTimestamp.Time, nil
 }
 
-// Remove deletes the identity of cluster's agent and its rights: every
-// token it holds stops working at once.
+// Remove deletes the identity of cluster's agent and its rights, and what
+// it reported (its metrics ConfigMap): every token it holds stops working
+// at once.
 func Remove(ctx context.Context, kube kubernetes.Interface, cluster string) error {
 	o := For(cluster)
 	rbac := kube.RbacV1()
 	errs := []error{
 		ignoreNotFound(kube.CoreV1().ServiceAccounts(Namespace).Delete(ctx, o.ServiceAccount.Name, metav1.DeleteOptions{})),
+		ignoreNotFound(kube.CoreV1().ConfigMaps(Namespace).Delete(ctx, MetricsConfigMapName(cluster), metav1.DeleteOptions{})),
 		ignoreNotFound(rbac.ClusterRoleBindings().Delete(ctx, o.ClusterBinding.Name, metav1.DeleteOptions{})),
 		ignoreNotFound(rbac.ClusterRoles().Delete(ctx, o.ClusterRole.Name, metav1.DeleteOptions{})),
 	}
