@@ -124,8 +124,12 @@ for t in "${tools[@]}"; do [ "$t" = helm ] || [ "$t" = metrics-server ] || ln -s
 # (/metrics/nodes/<node>/metrics/resource, which metrics-server scrapes) and
 # its usage rule: every pod uses 1m of CPU and 1Mi of memory unless its
 # annotations kwok.x-k8s.io/usage-cpu and kwok.x-k8s.io/usage-memory say
-# otherwise, so a test sets a member's load by annotating its pods.
-STAGES_VERSION=3
+# otherwise, so a test sets a member's load by annotating its pods. And the
+# node stages always write the node's addresses in full (InternalIP from
+# kwok's --node-ip, Hostname its name): as shipped they write the list only
+# when an entry is missing, and a node that went NotReady under load and was
+# initialised again came back without addresses, which metrics-server needs.
+STAGES_VERSION=4
 if [[ " ${tools[*]} " == *" kwok "* ]]; then
   stages="${CACHE}/kwok-stages.v${STAGES_VERSION}.yaml"
   if [ ! -f "${stages}" ]; then
@@ -137,6 +141,20 @@ if [[ " ${tools[*]} " == *" kwok "* ]]; then
       if [ "${f}" = pod/fast/pod-ready.yaml ]; then
         awk '{ print } /^    matchExpressions:$/ && !done { print "    - key: '"'"'.metadata.labels.\"mco-org.github.io/never-ready\"'"'"'"; print "      operator: '"'"'DoesNotExist'"'"'"; done = 1 }' \
           "${kwokdir}/kustomize/stage/${f}"
+      elif [[ "${f}" == node/* ]]; then
+        # From the first line about addresses to the kubelet endpoint: the
+        # whole list, every time.
+        awk '!skip && !done && (/^      \{\{ \$hasInternalIP := false \}\}$/ || /^      addresses:$/) {
+               skip = 1; done = 1
+               print "      addresses:"
+               print "      - address: {{ NodeIP | Quote }}"
+               print "        type: InternalIP"
+               print "      - address: {{ .metadata.name | Quote }}"
+               print "        type: Hostname"
+               print ""
+               next }
+             skip && /^      \{\{ with NodePort \}\}$/ { skip = 0 }
+             !skip { print }' "${kwokdir}/kustomize/stage/${f}"
       else
         cat "${kwokdir}/kustomize/stage/${f}"
       fi
