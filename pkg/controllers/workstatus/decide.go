@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -113,29 +114,74 @@ func degradedMessage(st *workv1alpha1.WorkStatus) string {
 
 // Classify tells how a Work's new status is to be written: at once when it
 // is Urgent; as a detail when all that moved are the conditions a member
-// reports on its own objects (a Deployment's Progressing reworded, a
-// condition Karmada does not reflect at all, while its counters, its
-// health and the Work's own conditions stand still); otherwise as a step
-// on the way.
+// reports on its own objects and the generation its controller observed
+// (a Deployment's Progressing reworded, a condition Karmada does not
+// reflect at all, the member's controller taking up a new spec, while its
+// counters, its health and the Work's own conditions stand still);
+// otherwise as a step on the way. A Work that is Available is Urgent, so a
+// settled workload's observed generation is never held back.
+//
+// A Work's first successful apply, while the member has reported nothing
+// of the workload but details (the apply's answer, its own conditions, the
+// generation its controller observed), is a detail too: the outcome
+// (Available, or a failure) and the member's first real step are what
+// users wait for, and either one brings the Applied condition with it. A
+// member slow to start a burst of workloads (minutes for a thousand
+// Deployments at kube-controller-manager's default rate) otherwise has
+// Applied written on its own first, a write that says nothing of them.
 func Classify(old, st *workv1alpha1.WorkStatus) controller.Change {
 	switch {
 	case Urgent(old, st):
 		return controller.Settled
-	case detailOnly(old, st):
+	case detailOnly(old, st), firstApply(old, st):
 		return controller.Detail
 	}
 	return controller.InPassing
 }
 
+// firstApply tells whether st is a Work's first successful apply (Urgent
+// has ruled out failures and outcomes) and nothing more: no Applied
+// condition before, and no manifest whose member status says more than
+// the generations and details.
+func firstApply(old, st *workv1alpha1.WorkStatus) bool {
+	if meta.FindStatusCondition(old.Conditions, workv1alpha1.WorkApplied) != nil || len(old.ManifestStatuses) > 0 {
+		return false
+	}
+	for _, ms := range st.ManifestStatuses {
+		if !onlyDetails(ms.Status) {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyDetails tells whether a reflected status holds nothing but the
+// generations mco adds to every one and detailFields.
+func onlyDetails(raw *runtime.RawExtension) bool {
+	if raw == nil || len(raw.Raw) == 0 {
+		return true
+	}
+	var m map[string]any
+	if json.Unmarshal(raw.Raw, &m) != nil {
+		return false
+	}
+	for k := range m {
+		if k != "generation" && k != "resourceTemplateGeneration" && !slices.Contains(detailFields, k) {
+			return false
+		}
+	}
+	return true
+}
+
 // detailOnly tells whether st differs from old in the members' own
-// conditions alone.
+// conditions and observed generations alone.
 func detailOnly(old, st *workv1alpha1.WorkStatus) bool {
 	if !sameConditions(old.Conditions, st.Conditions) || len(old.ManifestStatuses) != len(st.ManifestStatuses) {
 		return false
 	}
 	for i, n := range st.ManifestStatuses {
 		o := old.ManifestStatuses[i]
-		if o.Identifier != n.Identifier || o.Health != n.Health || !sameApartFromConditions(o.Status, n.Status) {
+		if o.Identifier != n.Identifier || o.Health != n.Health || !sameApartFromDetails(o.Status, n.Status) {
 			return false
 		}
 	}
@@ -156,9 +202,13 @@ func sameConditions(a, b []metav1.Condition) bool {
 	return true
 }
 
-// sameApartFromConditions compares two reflected statuses without their
-// top-level conditions.
-func sameApartFromConditions(a, b *runtime.RawExtension) bool {
+// detailFields are the top-level fields of a reflected status whose
+// changes alone are details.
+var detailFields = []string{"conditions", "observedGeneration"}
+
+// sameApartFromDetails compares two reflected statuses without their
+// detailFields.
+func sameApartFromDetails(a, b *runtime.RawExtension) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -166,7 +216,9 @@ func sameApartFromConditions(a, b *runtime.RawExtension) bool {
 	if json.Unmarshal(a.Raw, &x) != nil || json.Unmarshal(b.Raw, &y) != nil {
 		return bytes.Equal(a.Raw, b.Raw)
 	}
-	delete(x, "conditions")
-	delete(y, "conditions")
+	for _, f := range detailFields {
+		delete(x, f)
+		delete(y, f)
+	}
 	return apiequality.Semantic.DeepEqual(x, y)
 }

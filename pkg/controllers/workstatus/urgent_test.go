@@ -58,6 +58,10 @@ func TestClassify(t *testing.T) {
 		{Type: workv1alpha1.WorkApplied, Status: metav1.ConditionTrue, Reason: "AppliedSuccessful"},
 		{Type: workv1alpha1.WorkAvailable, Status: metav1.ConditionFalse, Reason: "ResourcesNotAvailable", Message: "Deployment web is Unhealthy"},
 	}
+	available := []metav1.Condition{
+		{Type: workv1alpha1.WorkApplied, Status: metav1.ConditionTrue, Reason: "AppliedSuccessful"},
+		{Type: workv1alpha1.WorkAvailable, Status: metav1.ConditionTrue, Reason: "ResourcesAvailable"},
+	}
 	st := func(conds []metav1.Condition, health workv1alpha1.ResourceHealth, reflected string) *workv1alpha1.WorkStatus {
 		s := &workv1alpha1.WorkStatus{Conditions: conds}
 		ms := workv1alpha1.ManifestStatus{Identifier: workv1alpha1.ResourceIdentifier{Group: "apps", Version: "v1", Kind: "Deployment", Name: "web"}, Health: health}
@@ -70,6 +74,7 @@ func TestClassify(t *testing.T) {
 	empty := `{"generation":1,"resourceTemplateGeneration":2}`
 	progressing := `{"conditions":[{"type":"Progressing","status":"True","reason":"NewReplicaSetCreated"}],"generation":1,"resourceTemplateGeneration":2}`
 	reworded := `{"conditions":[{"type":"Progressing","status":"True","reason":"ReplicaSetUpdated"}],"generation":1,"resourceTemplateGeneration":2}`
+	observed := `{"conditions":[{"type":"Progressing","status":"True","reason":"NewReplicaSetCreated"}],"generation":1,"observedGeneration":1,"resourceTemplateGeneration":2}`
 	counted := `{"conditions":[{"type":"Progressing","status":"True","reason":"ReplicaSetUpdated"}],"generation":1,"replicas":3,"resourceTemplateGeneration":2}`
 	later := func(c []metav1.Condition) []metav1.Condition {
 		out := append([]metav1.Condition(nil), c...)
@@ -86,10 +91,16 @@ func TestClassify(t *testing.T) {
 		{"a member's condition appearing is a detail", st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), st(onTheWay, workv1alpha1.ResourceUnhealthy, progressing), controller.Detail},
 		{"a member's condition reworded is a detail", st(onTheWay, workv1alpha1.ResourceUnhealthy, progressing), st(onTheWay, workv1alpha1.ResourceUnhealthy, reworded), controller.Detail},
 		{"times of the Work's own conditions do not count", st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), st(later(onTheWay), workv1alpha1.ResourceUnhealthy, progressing), controller.Detail},
+		{"the member's controller observing the generation is a detail", st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), st(onTheWay, workv1alpha1.ResourceUnhealthy, observed), controller.Detail},
 		{"a counter moving is a step on the way", st(onTheWay, workv1alpha1.ResourceUnhealthy, reworded), st(onTheWay, workv1alpha1.ResourceUnhealthy, counted), controller.InPassing},
 		{"a first reflected status is a step on the way", st(onTheWay, workv1alpha1.ResourceUnknown, ""), st(onTheWay, workv1alpha1.ResourceUnknown, empty), controller.InPassing},
 		{"health moving is a step on the way", st(onTheWay, workv1alpha1.ResourceUnknown, empty), st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), controller.InPassing},
-		{"the first apply is a step on the way", &workv1alpha1.WorkStatus{}, st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), controller.InPassing},
+		{"the first apply alone is a detail", &workv1alpha1.WorkStatus{}, st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), controller.Detail},
+		{"the first apply without a reflected status is a detail", &workv1alpha1.WorkStatus{}, st(onTheWay, workv1alpha1.ResourceUnknown, ""), controller.Detail},
+		{"the first apply with the member's first step is a step on the way", &workv1alpha1.WorkStatus{}, st(onTheWay, workv1alpha1.ResourceUnhealthy, counted), controller.InPassing},
+		{"the first apply with a member's condition is a detail", &workv1alpha1.WorkStatus{}, st(onTheWay, workv1alpha1.ResourceUnhealthy, observed), controller.Detail},
+		{"the first apply with a status that is no object is a step on the way", &workv1alpha1.WorkStatus{}, st(onTheWay, workv1alpha1.ResourceUnhealthy, `"a"`), controller.InPassing},
+		{"the first apply healthy is settled", &workv1alpha1.WorkStatus{}, st(available, workv1alpha1.ResourceHealthy, empty), controller.Settled},
 		{"a status that is no object is compared whole", st(onTheWay, workv1alpha1.ResourceUnhealthy, `"a"`), st(onTheWay, workv1alpha1.ResourceUnhealthy, `"b"`), controller.InPassing},
 		{"an outcome is settled", st(onTheWay, workv1alpha1.ResourceUnhealthy, progressing), &workv1alpha1.WorkStatus{Conditions: []metav1.Condition{{Type: workv1alpha1.WorkApplied, Status: metav1.ConditionFalse}}}, controller.Settled},
 	}
