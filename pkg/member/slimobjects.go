@@ -4,8 +4,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/mco-org/mco/pkg/controller"
 )
 
 // leftOut lists, by kind, the fields that the member informers of the
@@ -36,14 +34,18 @@ func Slimmed(gk schema.GroupKind) bool {
 }
 
 // slimApplied is the transform of the member informers of applied
-// objects: managedFields and the kind's left-out fields are dropped.
+// objects: managedFields and the kind's left-out fields are dropped, and
+// what is left is kept as a Copy.
 func slimApplied(obj interface{}) (interface{}, error) {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		for _, path := range leftOut[u.GroupVersionKind().GroupKind()] {
-			unstructured.RemoveNestedField(u.Object, path...)
-		}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return obj, nil
 	}
-	return controller.DropManagedFields(obj)
+	for _, path := range leftOut[u.GroupVersionKind().GroupKind()] {
+		unstructured.RemoveNestedField(u.Object, path...)
+	}
+	u.SetManagedFields(nil)
+	return newCopy(u)
 }
 
 var _ cache.TransformFunc = slimApplied

@@ -71,7 +71,10 @@ func TestSlimAppliedKeepsWhatMCOReads(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			slim := out.(*unstructured.Unstructured)
+			slim, err := out.(*Copy).Object()
+			if err != nil {
+				t.Fatal(err)
+			}
 			if len(slim.GetManagedFields()) > 0 {
 				t.Error("managedFields kept")
 			}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
@@ -30,7 +31,7 @@ func versionOf(u *unstructured.Unstructured) version {
 // kinds without. Status writes by the member's controllers change
 // neither generation nor, for kinds with a generation, count. Without a
 // record (mco restarted) the object is re-applied once to be sure.
-func drifted(recorded version, known bool, now *unstructured.Unstructured) bool {
+func drifted(recorded version, known bool, now metav1.Object) bool {
 	if !known {
 		return true
 	}
@@ -132,7 +133,7 @@ func (d *driftWatch) watch(c *member.Clients, gvr schema.GroupVersionResource) {
 	cluster := c.Cluster
 	_, _ = c.ObjectInformer(gvr).AddEventHandler(cache.ResourceEventHandlerFuncs{
 		UpdateFunc: func(_, obj any) {
-			u, ok := obj.(*unstructured.Unstructured)
+			u, ok := member.MetaOf(obj)
 			if !ok {
 				return
 			}
@@ -144,10 +145,7 @@ func (d *driftWatch) watch(c *member.Clients, gvr schema.GroupVersionResource) {
 			}
 		},
 		DeleteFunc: func(obj any) {
-			if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-				obj = t.Obj
-			}
-			if u, ok := obj.(*unstructured.Unstructured); ok {
+			if u, ok := member.MetaOf(obj); ok {
 				d.forget(cluster, gvr, u.GetNamespace(), u.GetName())
 				d.requeue(cluster, u)
 			}
@@ -157,7 +155,7 @@ func (d *driftWatch) watch(c *member.Clients, gvr schema.GroupVersionResource) {
 }
 
 // requeue queues the Work a member object came from.
-func (d *driftWatch) requeue(cluster string, u *unstructured.Unstructured) {
+func (d *driftWatch) requeue(cluster string, u metav1.Object) {
 	a := u.GetAnnotations()
 	ns, name := a[workv1alpha1.WorkNamespaceAnnotation], a[workv1alpha1.WorkNameAnnotation]
 	if c, ok := names.ClusterOf(ns); ok && c == cluster && name != "" {

@@ -260,9 +260,8 @@ func (s *Controller) observe(ctx context.Context, c *member.Clients, manifest *u
 	if err != nil || !exists {
 		return nil, id, err
 	}
-	obj, _ := item.(*unstructured.Unstructured)
-	if obj != nil && member.Slimmed(gvk.GroupKind()) && s.readsWhole(gvk) {
-		whole, err := c.Dynamic.Resource(mapping.Resource).Namespace(obj.GetNamespace()).Get(ctx, obj.GetName(), metav1.GetOptions{})
+	if member.Slimmed(gvk.GroupKind()) && s.readsWhole(gvk) {
+		whole, err := c.Dynamic.Resource(mapping.Resource).Namespace(manifest.GetNamespace()).Get(ctx, manifest.GetName(), metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			return nil, id, nil
 		}
@@ -270,6 +269,10 @@ func (s *Controller) observe(ctx context.Context, c *member.Clients, manifest *u
 			return nil, id, fmt.Errorf("read %s %s in cluster %s: %w", gvk.Kind, key, c.Cluster, err)
 		}
 		return whole, id, nil
+	}
+	obj, err := member.AsObject(item)
+	if err != nil {
+		return nil, id, fmt.Errorf("cluster %s: %w", c.Cluster, err)
 	}
 	return obj, id, nil
 }
@@ -304,14 +307,11 @@ func (s *Controller) watch(c *member.Clients, gvr schema.GroupVersionResource) c
 
 // enqueueWorkOf queues the Work a member object was applied from.
 func (s *Controller) enqueueWorkOf(obj any) {
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
-	u, ok := obj.(*unstructured.Unstructured)
+	m, ok := member.MetaOf(obj)
 	if !ok {
 		return
 	}
-	a := u.GetAnnotations()
+	a := m.GetAnnotations()
 	if ns, name := a[workv1alpha1.WorkNamespaceAnnotation], a[workv1alpha1.WorkNameAnnotation]; ns != "" && name != "" {
 		s.loop.Enqueue(workKey{ns, name})
 	}
