@@ -62,10 +62,6 @@ func (c CompletedConfig) installMetricsAPI(s *genericapiserver.GenericAPIServer,
 	return nil
 }
 
-// reportedMetricsMaxAge is the oldest a Pull cluster's reported metrics
-// are served (its agent reports every 15 s).
-const reportedMetricsMaxAge = time.Minute
-
 // memberMetrics hands out the metrics clients of the Ready Push clusters,
 // with mco's own credentials for each, cached until they change, and of
 // the Ready Pull clusters, answering from what their agents reported.
@@ -155,11 +151,11 @@ func (m *memberMetrics) reported(ctx context.Context, cluster string, now time.T
 	if err != nil {
 		return nil, fmt.Sprintf("its mco-agent's report %s/%s cannot be read: %v", access.Namespace, name, err)
 	}
-	s, err := registrymetrics.DecodeSnapshot(cm.Data[registrymetrics.SnapshotKey])
+	s, err := registrymetrics.SnapshotOf(cm)
 	if err != nil {
 		return nil, fmt.Sprintf("its mco-agent's report %s/%s cannot be read: %v", access.Namespace, name, err)
 	}
-	if age := now.Sub(s.Time.Time); age > reportedMetricsMaxAge {
+	if age := now.Sub(s.Time.Time); age > registrymetrics.ReportMaxAge {
 		return nil, fmt.Sprintf("its mco-agent's last report is %s old", age.Round(time.Second))
 	}
 	return s.Client(), ""

@@ -18,6 +18,7 @@ package apiserver
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -34,14 +35,21 @@ import (
 func TestReportedMetricsOfPullClusters(t *testing.T) {
 	t.Parallel()
 	at := time.Unix(1000, 0)
-	data, err := registrymetrics.NewSnapshot(metav1.NewTime(at), &metricsv1beta1.PodMetricsList{Items: []metricsv1beta1.PodMetrics{
-		{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web-1"}}}}, nil).Encode()
+	snapshot := registrymetrics.NewSnapshot(metav1.NewTime(at), &metricsv1beta1.PodMetricsList{Items: []metricsv1beta1.PodMetrics{
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web-1"}}}}, nil)
+	data, err := snapshot.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An agent of an earlier mco stored its report as plain JSON.
+	plain, err := json.Marshal(snapshot)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stored := map[string]*corev1.ConfigMap{
-		"member3-metrics": {Data: map[string]string{registrymetrics.SnapshotKey: data}},
+		"member3-metrics": {BinaryData: map[string][]byte{registrymetrics.SnapshotGzipKey: data}},
 		"member4-metrics": {Data: map[string]string{registrymetrics.SnapshotKey: "{"}},
+		"member6-metrics": {Data: map[string]string{registrymetrics.SnapshotKey: string(plain)}},
 	}
 	m := &memberMetrics{configMap: func(_ context.Context, namespace, name string) (*corev1.ConfigMap, error) {
 		if cm, ok := stored[name]; ok && namespace == access.Namespace {
@@ -50,12 +58,14 @@ func TestReportedMetricsOfPullClusters(t *testing.T) {
 		return nil, apierrors.NewNotFound(corev1.Resource("configmaps"), name)
 	}}
 	ctx := context.Background()
-	client, reason := m.reported(ctx, "member3", at.Add(20*time.Second))
-	if reason != "" {
-		t.Fatalf("a fresh report: %s", reason)
-	}
-	if list, err := client.PodMetricses("shop").List(ctx, metav1.ListOptions{}); err != nil || len(list.Items) != 1 {
-		t.Errorf("pods of the report: %+v, %v", list, err)
+	for _, cluster := range []string{"member3", "member6"} {
+		client, reason := m.reported(ctx, cluster, at.Add(20*time.Second))
+		if reason != "" {
+			t.Fatalf("%s: a fresh report: %s", cluster, reason)
+		}
+		if list, err := client.PodMetricses("shop").List(ctx, metav1.ListOptions{}); err != nil || len(list.Items) != 1 {
+			t.Errorf("%s: pods of the report: %+v, %v", cluster, list, err)
+		}
 	}
 	for _, tc := range []struct {
 		cluster string

@@ -15,20 +15,21 @@ import (
 func slimTyped(obj interface{}) (interface{}, error) {
 	switch o := obj.(type) {
 	case *corev1.Pod:
-		return slimPod(o), nil
+		return SlimPod(o), nil
 	case *corev1.Node:
 		return slimNode(o), nil
 	}
 	return controller.DropManagedFields(obj)
 }
 
-// slimPod keeps a pod's identity, its phase, its node and what it requests
+// SlimPod keeps a pod's identity, its phase, its node and what it requests
 // (the resources of its containers and init containers, with their restart
 // policy, which makes a sidecar, pod-level resources and overhead), for the
 // summaries; and its labels, start time and Ready condition, which
 // Kubernetes' replica calculator reads for the FederatedHPA controller
-// (which pods a target selects, and which are ready or still starting).
-func slimPod(p *corev1.Pod) *corev1.Pod {
+// (which pods a target selects, and which are ready or still starting);
+// a Pull member's agent reports its pods so (registry/metrics.Snapshot).
+func SlimPod(p *corev1.Pod) *corev1.Pod {
 	meta := slimMeta(p.ObjectMeta)
 	meta.Labels = p.Labels
 	out := &corev1.Pod{

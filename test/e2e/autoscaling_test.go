@@ -87,13 +87,13 @@ spec:
 
 // TestFederatedHPA: a Deployment divided over member1 (Push) and member3
 // (Pull) with a FederatedHPA applied as Karmada's users write it (CPU
-// 50 %, 2-10, a short scale-down window). mco does not reach member3, so
-// its pods are left out and member1's stand for the whole template.
-// Raising member1's pods' CPU use (kwok's usage annotation) makes mco set
-// more replicas on the template, which the scheduler divides over both
-// members; lowering it brings the template back to the minimum; the
-// FederatedHPA's status and conditions are Kubernetes' HPA's, and its
-// Events name it.
+// 50 %, 2-10, a short scale-down window). mco does not reach member3: its
+// pods are counted as its mco-agent reports them. Raising member1's pods'
+// CPU use (kwok's usage annotation) makes mco set more replicas on the
+// template, which the scheduler divides over both members; lowering it
+// brings the template back to the minimum; raising member3's alone scales
+// it up again. The FederatedHPA's status and conditions are Kubernetes'
+// HPA's, and its Events name it.
 func TestFederatedHPA(t *testing.T) {
 	framework.Parallel(t)
 	ns := namespace(t, "e2e-fhpa")
@@ -163,6 +163,17 @@ spec:
 	if !strings.Contains(out, "SuccessfulRescale") {
 		t.Errorf("events about FederatedHPA web: %q, want SuccessfulRescale", out)
 	}
+
+	// The Pull member's load counts: member3's pods busy, member1's idle.
+	start = time.Now()
+	eventually(t, 120*time.Second, "the template scaled up on member3's load", func(ctx context.Context) (bool, string) {
+		if err := setPodCPU(ctx, t, "member3", ns, "web", "40m"); err != nil {
+			return false, err.Error()
+		}
+		r := templateReplicas(ctx)
+		return r > 2, fmt.Sprintf("template replicas %d", r)
+	})
+	t.Logf("CPU raised in member3 (Pull): the template scaled up %s later", time.Since(start).Round(100*time.Millisecond))
 }
 
 // setPodCPU sets the CPU use kwok reports for the pods of a Deployment

@@ -19,7 +19,7 @@ limitations under the License.
 // its replica calculator, tolerance, stabilization windows, behavior
 // policies, conditions and Events), fed with a view across members: each
 // FederatedHPA is a HorizontalPodAutoscaler to it; the pods it counts are
-// those of every Ready member mco reaches; their metrics come from mco's
+// those of every Ready member (a Pull member's as its agent reports them); their metrics come from mco's
 // own metrics.k8s.io, which reads the members' (custom and external
 // metrics from the members' own APIs where they serve them); the replicas it sets are
 // the template's, through its scale subresource on mco, and the scheduler
@@ -75,7 +75,9 @@ func New(ctx context.Context, c *shared.Context) (shared.Runner, error) {
 	}
 	clusters := c.MCOInformers.Cluster().V1alpha1().Clusters()
 	rbs := c.MCOInformers.Work().V1alpha2().ResourceBindings().Informer()
-	counts := counting{bindings: c.Bindings, clusters: clusters.Lister(), members: c.Members}
+	// Pull members' agents report their pods in karmada-cluster.
+	configMaps := c.KubeInformers.Core().V1().ConfigMaps()
+	counts := counting{bindings: c.Bindings, clusters: clusters.Lister(), members: c.Members, reports: newReports(configMaps.Lister())}
 	hpas := newHPAInformer(c.MCO, syncPeriod, counts.target)
 	hc := podautoscaler.NewHorizontalController(ctx, fhpaEvents{c.Kube.CoreV1()}, scales{ScalesGetter: scaleClient, templates: c.Templates, share: counts.target},
 		hpaStatusWriter{mco: c.MCO, stored: hpas.informer.GetIndexer()}, mapper, newMetricsClient(metrics, newMemberMetricAPIs(counts)), hpas,
@@ -83,7 +85,7 @@ func New(ctx context.Context, c *shared.Context) (shared.Runner, error) {
 		syncPeriod, downscaleStabilisationWindow, tolerance, cpuInitializationPeriod, delayOfInitialReadinessStatus)
 	return func(ctx context.Context) error {
 		go hpas.informer.RunWithContext(ctx)
-		if !cache.WaitForNamedCacheSyncWithContext(ctx, clusters.Informer().HasSynced, rbs.HasSynced, c.Members.HasSynced, c.Templates.HasSynced) {
+		if !cache.WaitForNamedCacheSyncWithContext(ctx, clusters.Informer().HasSynced, rbs.HasSynced, configMaps.Informer().HasSynced, c.Members.HasSynced, c.Templates.HasSynced) {
 			return nil
 		}
 		hc.Run(ctx, c.Workers)

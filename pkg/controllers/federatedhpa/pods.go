@@ -38,7 +38,8 @@ import (
 // the autoscaler reads it.
 const memberSyncWait = 5 * time.Second
 
-// memberPods lists the pods of every Ready member this process reaches,
+// memberPods lists the pods of every counted member (a Ready Push member
+// this process reaches, a Ready Pull member whose agent reports its pods),
 // each named by podKey: the autoscaler's view of a workload's pods across
 // members. A member that is not Ready (paused, unreachable) is left out,
 // so its pods leave the calculation instead of counting as idle.
@@ -91,27 +92,7 @@ func (m memberPods) list(namespace string, selector labels.Selector) []*corev1.P
 		if !m.counted(c.Name) || !registrymetrics.ClusterMatches(in, c.Name) {
 			continue
 		}
-		clients, err := m.members.Get(c.Name)
-		if err != nil {
-			klog.V(2).InfoS("Member left out of the autoscaler's pods", "cluster", c.Name, "err", err)
-			continue
-		}
-		inf := clients.Typed.Core().V1().Pods()
-		informer := inf.Informer()
-		clients.Start()
-		if !informer.HasSynced() {
-			ctx, cancel := context.WithTimeout(clients.Context(), memberSyncWait)
-			synced := cache.WaitForCacheSync(ctx.Done(), informer.HasSynced)
-			cancel()
-			if !synced {
-				continue
-			}
-		}
-		pods, err := inf.Lister().Pods(namespace).List(selector)
-		if err != nil {
-			continue
-		}
-		for _, p := range pods {
+		for _, p := range m.podsOf(c, namespace, selector) {
 			cp := p.DeepCopy()
 			cp.Name = podKey(p.Name, c.Name)
 			// As mco's metrics.k8s.io labels its items: the autoscaler
@@ -124,6 +105,48 @@ func (m memberPods) list(namespace string, selector labels.Selector) []*corev1.P
 		}
 	}
 	return out
+}
+
+// podsOf lists the pods of one member in namespace ("" for all) that
+// selector matches: a Push member's from this process's cache of them, a
+// Pull member's from its agent's last report.
+func (m memberPods) podsOf(c *clusterv1alpha1.Cluster, namespace string, selector labels.Selector) []*corev1.Pod {
+	if c.Spec.SyncMode == clusterv1alpha1.Pull {
+		reported, err := m.reports.pods(c.Name)
+		if err != nil {
+			klog.V(2).InfoS("Member left out of the autoscaler's pods", "cluster", c.Name, "err", err)
+			return nil
+		}
+		var out []*corev1.Pod
+		for i := range reported {
+			p := &reported[i]
+			if (namespace == "" || p.Namespace == namespace) && selector.Matches(labels.Set(p.Labels)) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	clients, err := m.members.Get(c.Name)
+	if err != nil {
+		klog.V(2).InfoS("Member left out of the autoscaler's pods", "cluster", c.Name, "err", err)
+		return nil
+	}
+	inf := clients.Typed.Core().V1().Pods()
+	informer := inf.Informer()
+	clients.Start()
+	if !informer.HasSynced() {
+		ctx, cancel := context.WithTimeout(clients.Context(), memberSyncWait)
+		synced := cache.WaitForCacheSync(ctx.Done(), informer.HasSynced)
+		cancel()
+		if !synced {
+			return nil
+		}
+	}
+	pods, err := inf.Lister().Pods(namespace).List(selector)
+	if err != nil {
+		return nil
+	}
+	return pods
 }
 
 func ready(c *clusterv1alpha1.Cluster) bool {

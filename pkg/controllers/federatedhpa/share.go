@@ -19,6 +19,7 @@ package federatedhpa
 import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
 	"github.com/mco-org/mco/pkg/binding"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	"github.com/mco-org/mco/pkg/member"
@@ -26,18 +27,27 @@ import (
 )
 
 // counting says which members' pods the autoscaler counts — the Ready
-// members this process reaches — and the share of a template's replicas
-// they run, read from the template's binding.
+// Push members this process reaches, and the Ready Pull members whose
+// agents report their pods — and the share of a template's replicas they
+// run, read from the template's binding.
 type counting struct {
 	bindings *binding.Store
 	clusters clusterlisters.ClusterLister
 	members  member.Source
+	reports  *reports
 }
 
 // counted tells whether a member's pods are counted.
 func (c counting) counted(cluster string) bool {
 	cl, err := c.clusters.Get(cluster)
-	return err == nil && ready(cl) && c.members.Reaches(cluster)
+	if err != nil || !ready(cl) {
+		return false
+	}
+	if cl.Spec.SyncMode == clusterv1alpha1.Pull {
+		_, err := c.reports.pods(cluster)
+		return err == nil
+	}
+	return c.members.Reaches(cluster)
 }
 
 // target is a shareFunc.
@@ -52,8 +62,9 @@ func (c counting) target(namespace string, gvk schema.GroupVersionKind, name str
 	}
 	t := targetView{share: Share(v.Spec, c.counted), replicas: v.Spec.Replicas}
 	// The counted clusters the template goes to: mco's metrics.k8s.io
-	// also answers for members whose pods are not counted (Pull members,
-	// from their agents' reports), and their metrics must not count.
+	// also answers for members whose pods are not counted (a Pull member
+	// whose agent reported its metrics but not its pods), and their
+	// metrics must not count.
 	var all []string
 	for _, tc := range binding.Targets(v.Spec) {
 		all = append(all, tc.Name)

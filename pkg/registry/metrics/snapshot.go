@@ -17,10 +17,15 @@ limitations under the License.
 package metrics
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -29,25 +34,43 @@ import (
 	"k8s.io/client-go/rest"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 	metricsv1beta1client "k8s.io/metrics/pkg/client/clientset/versioned/typed/metrics/v1beta1"
+
+	members "github.com/mco-org/mco/pkg/member"
 )
 
 // A Pull member's metrics reach mco-apiserver the other way round: its
-// mco-agent reads the member's metrics API and reports what it read (a
-// Snapshot) into a ConfigMap of its own on mco; mco-apiserver answers
-// from the newest report.
+// mco-agent reads the member's metrics API and its pods and reports what
+// it read (a Snapshot) into a ConfigMap of its own on mco; mco-apiserver
+// answers the metrics API from the newest report, and
+// mco-controller-manager's FederatedHPA counts the reported pods.
 
-// SnapshotKey is the ConfigMap key that holds a Snapshot.
-const SnapshotKey = "metrics.json"
+// SnapshotKey is the ConfigMap data key that held a Snapshot as plain
+// JSON (agents before the pods were reported); SnapshotGzipKey is the
+// binary data key that holds it gzipped.
+const (
+	SnapshotKey     = "metrics.json"
+	SnapshotGzipKey = "metrics.json.gz"
+)
 
 // SnapshotMaxBytes bounds an encoded Snapshot, below a ConfigMap's 1 MiB.
 const SnapshotMaxBytes = 900 << 10
 
-// Snapshot is what an agent read from its member's metrics API.
+// ReportMaxAge is the oldest a Snapshot is read (agents report every 15 s).
+const ReportMaxAge = time.Minute
+
+// Snapshot is what an agent read from its member.
 type Snapshot struct {
 	// Time is when the agent read it.
 	Time  metav1.Time                  `json:"time"`
 	Pods  []metricsv1beta1.PodMetrics  `json:"pods,omitempty"`
 	Nodes []metricsv1beta1.NodeMetrics `json:"nodes,omitempty"`
+	// PodObjects are the member's pods as an autoscaler reads them (labels,
+	// phase, readiness, start time, requests), when PodObjectsReported.
+	PodObjects         []corev1.Pod `json:"podObjects,omitempty"`
+	PodObjectsReported bool         `json:"podObjectsReported,omitempty"`
+	// PodObjectsLeftOut says why the pods are not reported (they could not
+	// be listed; the report would not fit in a ConfigMap with them).
+	PodObjectsLeftOut string `json:"podObjectsLeftOut,omitempty"`
 }
 
 // NewSnapshot keeps of the lists what the metrics API answers: names,
@@ -70,22 +93,75 @@ func NewSnapshot(now metav1.Time, pods *metricsv1beta1.PodMetricsList, nodes *me
 	return s
 }
 
-// Encode returns the Snapshot as stored, refusing one too large for a
-// ConfigMap.
-func (s *Snapshot) Encode() (string, error) {
-	b, err := json.Marshal(s)
+// WithPods adds the member's pods, keeping what an autoscaler reads, or
+// says why they are left out.
+func (s *Snapshot) WithPods(pods []*corev1.Pod, err error) *Snapshot {
 	if err != nil {
-		return "", fmt.Errorf("encode metrics snapshot: %w", err)
+		s.PodObjectsLeftOut = fmt.Sprintf("the member's pods could not be listed: %v", err)
+		return s
 	}
-	if len(b) > SnapshotMaxBytes {
-		return "", fmt.Errorf("metrics snapshot of %d pods and %d nodes is %d bytes, over %d", len(s.Pods), len(s.Nodes), len(b), SnapshotMaxBytes)
+	s.PodObjectsReported = true
+	for _, p := range pods {
+		s.PodObjects = append(s.PodObjects, autoscalerPod(p))
 	}
-	return string(b), nil
+	return s
 }
 
-// DecodeSnapshot reads a stored Snapshot.
-func DecodeSnapshot(data string) (*Snapshot, error) {
+// autoscalerPod keeps of a pod what Kubernetes' replica calculator reads
+// (members.SlimPod), without the member's UID and resource version.
+func autoscalerPod(p *corev1.Pod) corev1.Pod {
+	out := members.SlimPod(p)
+	out.UID, out.ResourceVersion = "", ""
+	return *out
+}
+
+// Encode returns the Snapshot gzipped, as stored. One too large for a
+// ConfigMap is stored without its pods, saying so, and refused when even
+// its metrics are too large.
+func (s *Snapshot) Encode() ([]byte, error) {
+	b, err := s.gzip()
+	if err != nil || len(b) <= SnapshotMaxBytes || len(s.PodObjects) == 0 {
+		if err == nil && len(b) > SnapshotMaxBytes {
+			err = fmt.Errorf("metrics snapshot of %d pods and %d nodes is %d bytes gzipped, over %d", len(s.Pods), len(s.Nodes), len(b), SnapshotMaxBytes)
+		}
+		return b, err
+	}
+	slim := *s
+	slim.PodObjects, slim.PodObjectsReported = nil, false
+	slim.PodObjectsLeftOut = fmt.Sprintf("the report with the member's %d pods is %d bytes gzipped, over %d", len(s.PodObjects), len(b), SnapshotMaxBytes)
+	return slim.Encode()
+}
+
+func (s *Snapshot) gzip() ([]byte, error) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if err := json.NewEncoder(zw).Encode(s); err != nil {
+		return nil, fmt.Errorf("encode metrics snapshot: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		return nil, fmt.Errorf("encode metrics snapshot: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// SnapshotOf reads the Snapshot an agent stored in its ConfigMap, gzipped
+// or, from an earlier agent, as plain JSON.
+func SnapshotOf(cm *corev1.ConfigMap) (*Snapshot, error) {
 	s := &Snapshot{}
+	if gz, ok := cm.BinaryData[SnapshotGzipKey]; ok {
+		zr, err := gzip.NewReader(bytes.NewReader(gz))
+		if err != nil {
+			return nil, fmt.Errorf("decode metrics snapshot: %w", err)
+		}
+		if err := json.NewDecoder(io.LimitReader(zr, 64<<20)).Decode(s); err != nil {
+			return nil, fmt.Errorf("decode metrics snapshot: %w", err)
+		}
+		return s, nil
+	}
+	data, ok := cm.Data[SnapshotKey]
+	if !ok {
+		return nil, fmt.Errorf("decode metrics snapshot: configmap %s/%s holds none", cm.Namespace, cm.Name)
+	}
 	if err := json.Unmarshal([]byte(data), s); err != nil {
 		return nil, fmt.Errorf("decode metrics snapshot: %w", err)
 	}

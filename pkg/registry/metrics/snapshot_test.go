@@ -18,11 +18,14 @@ package metrics
 
 import (
 	"context"
+	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -46,12 +49,12 @@ func TestSnapshotAnswersAsTheMemberWould(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(data, "managedFields") || strings.Contains(data, "resourceVersion") {
-		t.Errorf("snapshot keeps what the metrics API's readers do not read: %s", data)
-	}
-	s, err := DecodeSnapshot(data)
+	s, err := SnapshotOf(&corev1.ConfigMap{BinaryData: map[string][]byte{SnapshotGzipKey: data}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if plain, _ := json.Marshal(s); strings.Contains(string(plain), "managedFields") || strings.Contains(string(plain), "resourceVersion") {
+		t.Errorf("snapshot keeps what the metrics API's readers do not read: %s", plain)
 	}
 	if s.Time.Unix() != 105 {
 		t.Errorf("time %v", s.Time)
@@ -95,13 +98,75 @@ func TestSnapshotAnswersAsTheMemberWould(t *testing.T) {
 	}
 }
 
-func TestSnapshotTooLargeIsRefused(t *testing.T) {
-	t.Parallel()
-	pods := &metricsv1beta1.PodMetricsList{}
-	for i := 0; i < 20000; i++ {
-		pods.Items = append(pods.Items, metricsv1beta1.PodMetrics{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: strings.Repeat("p", 40)}})
+// randomName is a name gzip cannot shrink much.
+func randomName(r *rand.Rand) string {
+	const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, 40)
+	for i := range b {
+		b[i] = letters[r.IntN(len(letters))]
 	}
-	if _, err := NewSnapshot(metav1.Now(), pods, nil).Encode(); err == nil || !strings.Contains(err.Error(), "20000 pods") {
-		t.Errorf("a snapshot over a ConfigMap's size: %v", err)
+	return string(b)
+}
+
+func TestSnapshotTooLarge(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(1, 2))
+	metricsOf := func(n int) *metricsv1beta1.PodMetricsList {
+		pods := &metricsv1beta1.PodMetricsList{}
+		for i := 0; i < n; i++ {
+			pods.Items = append(pods.Items, metricsv1beta1.PodMetrics{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: randomName(r)}})
+		}
+		return pods
+	}
+	if _, err := NewSnapshot(metav1.Now(), metricsOf(40000), nil).Encode(); err == nil || !strings.Contains(err.Error(), "40000 pods") {
+		t.Errorf("metrics over a ConfigMap's size: %v", err)
+	}
+	// Metrics that fit, pods that do not: the pods are left out, saying so.
+	var objects []*corev1.Pod
+	for i := 0; i < 20000; i++ {
+		objects = append(objects, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: randomName(r),
+			Labels: map[string]string{"app": randomName(r), "hash": randomName(r)}}})
+	}
+	data, err := NewSnapshot(metav1.Now(), metricsOf(100), nil).WithPods(objects, nil).Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := SnapshotOf(&corev1.ConfigMap{BinaryData: map[string][]byte{SnapshotGzipKey: data}})
+	if err != nil || len(s.Pods) != 100 || s.PodObjectsReported || len(s.PodObjects) != 0 || !strings.Contains(s.PodObjectsLeftOut, "the report with the member's 20000 pods is") {
+		t.Errorf("pods over a ConfigMap's size: %d metrics, reported %v, %d pods, %q, %v", len(s.Pods), s.PodObjectsReported, len(s.PodObjects), s.PodObjectsLeftOut, err)
+	}
+}
+
+func TestSnapshotKeepsWhatTheAutoscalerReads(t *testing.T) {
+	t.Parallel()
+	start := metav1.NewTime(time.Unix(90, 0))
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web-1", UID: "u1", ResourceVersion: "7", Labels: map[string]string{"app": "web"},
+			Annotations: map[string]string{"big": strings.Repeat("x", 1000)}},
+		Spec: corev1.PodSpec{NodeName: "node-1", Containers: []corev1.Container{{Name: "c", Image: "nginx", Command: []string{"run"},
+			Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m")}}}}},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, StartTime: &start, PodIP: "10.0.0.1", Conditions: []corev1.PodCondition{
+			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue}, {Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: start}}},
+	}
+	data, err := NewSnapshot(metav1.Now(), nil, nil).WithPods([]*corev1.Pod{pod}, nil).Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := SnapshotOf(&corev1.ConfigMap{BinaryData: map[string][]byte{SnapshotGzipKey: data}})
+	if err != nil || !s.PodObjectsReported || len(s.PodObjects) != 1 {
+		t.Fatalf("%+v, %v", s, err)
+	}
+	want := corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web-1", Labels: map[string]string{"app": "web"}},
+		Spec: corev1.PodSpec{NodeName: "node-1", Containers: []corev1.Container{{Name: "c",
+			Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m")}}}}},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, StartTime: &start, Conditions: []corev1.PodCondition{
+			{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: start}}},
+	}
+	if got := s.PodObjects[0]; !apiequality.Semantic.DeepEqual(got, want) {
+		t.Errorf("reported pod:\n%+v\nwant\n%+v", got, want)
+	}
+	if _, err := SnapshotOf(&corev1.ConfigMap{}); err == nil {
+		t.Error("a ConfigMap without a report decoded")
 	}
 }
