@@ -23,6 +23,9 @@ type Embedded struct {
 // startTimeout bounds how long etcd may take to become ready.
 const startTimeout = 60 * time.Second
 
+// stopTimeout bounds how long Stop waits for etcd's graceful close.
+const stopTimeout = time.Second
+
 // portAttempts bounds how often Start picks new ports when another process
 // took a chosen one between the pick and etcd's bind.
 const portAttempts = 5
@@ -101,8 +104,24 @@ func (e *Embedded) ClientURL() string { return e.clientURL }
 // Err reports a failure of the running member.
 func (e *Embedded) Err() <-chan error { return e.etcd.Err() }
 
-// Stop shuts the member down and waits for it.
-func (e *Embedded) Stop() { e.etcd.Close() }
+// Stop shuts the member down and waits for it, stopTimeout at most. etcd's
+// graceful close waits for the client streams still open, up to its
+// request timeout (7 s), and the apiserver's storage keeps one watch open
+// to the end, so that an apiserver that had stopped serving lingered ~10 s
+// on every shutdown. The process exits after Stop: leaving etcd mid-close
+// is as safe as a crash after its last write, which its write-ahead log
+// recovers from.
+func (e *Embedded) Stop() {
+	done := make(chan struct{})
+	go func() {
+		e.etcd.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(stopTimeout):
+	}
+}
 
 // pickPort chooses the ports Start binds; tests replace it.
 var pickPort = freePort
