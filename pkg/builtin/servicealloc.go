@@ -9,14 +9,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/registry/generic"
-	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/apiserver/pkg/storage/storagebackend"
-	"k8s.io/apiserver/pkg/storage/storagebackend/factory"
-	"k8s.io/client-go/tools/cache"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	"k8s.io/kubernetes/pkg/registry/core/service/ipallocator"
 	"k8s.io/kubernetes/pkg/registry/core/service/portallocator"
 	servicestore "k8s.io/kubernetes/pkg/registry/core/service/storage"
+
+	"github.com/mco-org/mco/pkg/apiserver/kubeapis"
 )
 
 // serviceAllocation runs, on the copy of a Service that validation sees,
@@ -77,11 +76,7 @@ func newServiceREST() (*servicestore.REST, error) {
 	opts := generic.RESTOptions{
 		StorageConfig:  &storagebackend.ConfigForResource{},
 		ResourcePrefix: "services",
-		Decorator: func(*storagebackend.ConfigForResource, string, func(runtime.Object) (string, error),
-			func() runtime.Object, func() runtime.Object, storage.AttrFunc, storage.IndexerFuncs, *cache.Indexers,
-		) (storage.Interface, factory.DestroyFunc, error) {
-			return nil, func() {}, nil
-		},
+		Decorator:      kubeapis.NoStorage,
 	}
 	ips := map[api.IPFamily]ipallocator.Interface{
 		api.IPv4Protocol: anyAddress{family: api.IPv4Protocol, cidr: "0.0.0.0/0", next: "10.0.0.1"},

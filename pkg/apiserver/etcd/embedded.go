@@ -106,11 +106,11 @@ func (e *Embedded) Err() <-chan error { return e.etcd.Err() }
 
 // Stop shuts the member down and waits for it, stopTimeout at most. etcd's
 // graceful close waits for the client streams still open, up to its
-// request timeout (7 s), and the apiserver's storage keeps one watch open
-// to the end, so that an apiserver that had stopped serving lingered ~10 s
-// on every shutdown. The process exits after Stop: leaving etcd mid-close
-// is as safe as a crash after its last write, which its write-ahead log
-// recovers from.
+// request timeout (7 s): a watch the apiserver failed to close would hold
+// every shutdown that long after serving stopped (one did, from a storage
+// built and never installed). The process exits after Stop: leaving etcd
+// mid-close is as safe as a crash after its last write, which its
+// write-ahead log recovers from.
 func (e *Embedded) Stop() {
 	done := make(chan struct{})
 	go func() {

@@ -146,7 +146,7 @@ func (c Config) Groups() (*Installed, error) {
 	prefixes := map[schema.GroupResource]string{networkingv1.Resource("ingresses"): "ingress"}
 	factory := serverstorage.NewDefaultStorageFactory(c.Etcd.StorageConfig, runtime.ContentTypeProtobuf, legacyscheme.Codecs,
 		serverstorage.NewDefaultResourceEncodingConfig(legacyscheme.Scheme), enabled, prefixes)
-	var getter generic.RESTOptionsGetter = &genericoptions.StorageFactoryRestOptionsFactory{Options: *c.Etcd, StorageFactory: factory}
+	var getter generic.RESTOptionsGetter = newWithoutUnserved(&genericoptions.StorageFactoryRestOptionsFactory{Options: *c.Etcd, StorageFactory: factory})
 
 	// The order is kube-apiserver's, which discovery keeps.
 	providers := []provider{
