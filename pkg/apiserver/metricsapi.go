@@ -155,8 +155,8 @@ func (m *memberMetrics) reported(ctx context.Context, cluster string, now time.T
 	if err != nil {
 		return nil, fmt.Sprintf("its mco-agent's report %s/%s cannot be read: %v", access.Namespace, name, err)
 	}
-	if age := now.Sub(s.Time.Time); age > registrymetrics.ReportMaxAge {
-		return nil, fmt.Sprintf("its mco-agent's last report is %s old", age.Round(time.Second))
+	if err := s.Stale(now); err != nil {
+		return nil, err.Error()
 	}
 	return s.Client(), ""
 }

@@ -74,11 +74,13 @@ func (r *reports) pods(cluster string) ([]corev1.Pod, error) {
 		r.decoded[cluster] = d
 	}
 	r.mu.Unlock()
-	switch s := d.snapshot; {
-	case d.err != nil:
+	if d.err != nil {
 		return nil, d.err
-	case r.now().Sub(s.Time.Time) > registrymetrics.ReportMaxAge:
-		return nil, fmt.Errorf("its mco-agent's last report is %s old", r.now().Sub(s.Time.Time).Round(time.Second))
+	}
+	if err := d.snapshot.Stale(r.now()); err != nil {
+		return nil, err
+	}
+	switch s := d.snapshot; {
 	case !s.PodObjectsReported && s.PodObjectsLeftOut != "":
 		return nil, fmt.Errorf("its mco-agent reported no pods: %s", s.PodObjectsLeftOut)
 	case !s.PodObjectsReported:

@@ -58,6 +58,15 @@ const SnapshotMaxBytes = 900 << 10
 // ReportMaxAge is the oldest a Snapshot is read (agents report every 15 s).
 const ReportMaxAge = time.Minute
 
+// Stale says, when the Snapshot is older than ReportMaxAge at now, how old
+// it is; nil while it is fresh.
+func (s *Snapshot) Stale(now time.Time) error {
+	if age := now.Sub(s.Time.Time); age > ReportMaxAge {
+		return fmt.Errorf("its mco-agent's last report is %s old", age.Round(time.Second))
+	}
+	return nil
+}
+
 // Snapshot is what an agent read from its member.
 type Snapshot struct {
 	// Time is when the agent read it.
