@@ -33,6 +33,7 @@ import (
 	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/member"
 	"github.com/mco-org/mco/pkg/metrics"
+	"github.com/mco-org/mco/pkg/protowatch"
 	"github.com/mco-org/mco/pkg/template"
 )
 
@@ -61,7 +62,11 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 	revisionInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithTweakListOptions(func(o *metav1.ListOptions) {
 		o.LabelSelector = rolloutv1alpha1.RolloutLabel
 	}), kubeinformers.WithTransform(controller.DropManagedFields))
-	templates, err := template.Discover(ctx, kube.Discovery(), dyn, resync)
+	proto, err := protowatch.NewClients(cfg)
+	if err != nil {
+		return nil, err
+	}
+	templates, err := template.Discover(ctx, kube.Discovery(), dyn, proto, resync)
 	if err != nil {
 		return nil, err
 	}

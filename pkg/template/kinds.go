@@ -18,6 +18,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/mco-org/mco/pkg/controller"
+	"github.com/mco-org/mco/pkg/protowatch"
 )
 
 // Resources are the template kinds with their informers. Kinds come and go
@@ -25,6 +26,9 @@ import (
 // kind, present and future, through OnKind.
 type Resources struct {
 	client dynamic.Interface
+	// proto, when set, lists and watches the built-in kinds as protobuf
+	// (their templates are still cached as unstructured objects).
+	proto  *protowatch.Clients
 	resync time.Duration
 
 	mu       sync.RWMutex
@@ -48,7 +52,11 @@ type kind struct {
 
 // New returns template kinds kept with informers from client.
 func New(client dynamic.Interface, resync time.Duration, kinds ...Resource) *Resources {
-	r := &Resources{client: client, resync: resync, kinds: map[schema.GroupVersionKind]*kind{},
+	return newResources(client, nil, resync, kinds...)
+}
+
+func newResources(client dynamic.Interface, proto *protowatch.Clients, resync time.Duration, kinds ...Resource) *Resources {
+	r := &Resources{client: client, proto: proto, resync: resync, kinds: map[schema.GroupVersionKind]*kind{},
 		removed: map[schema.GroupKind]bool{}, statusWrites: newStatusWrites()}
 	for _, x := range kinds {
 		r.kinds[x.GVK] = r.newKind(x)
@@ -58,8 +66,9 @@ func New(client dynamic.Interface, resync time.Duration, kinds ...Resource) *Res
 
 // Discover lists the template kinds mco-apiserver serves, in their
 // preferred versions. A group whose discovery fails is left out (and
-// logged) rather than failing every kind.
-func Discover(ctx context.Context, d discovery.DiscoveryInterface, client dynamic.Interface, resync time.Duration) (*Resources, error) {
+// logged) rather than failing every kind. Built-in kinds are listed and
+// watched through proto when it is set, the others through client.
+func Discover(ctx context.Context, d discovery.DiscoveryInterface, client dynamic.Interface, proto *protowatch.Clients, resync time.Duration) (*Resources, error) {
 	lists, err := d.ServerPreferredResources()
 	if err != nil && len(lists) == 0 {
 		return nil, fmt.Errorf("discover served resources: %w", err)
@@ -79,13 +88,11 @@ func Discover(ctx context.Context, d discovery.DiscoveryInterface, client dynami
 			}
 		}
 	}
-	return New(client, resync, kinds...), nil
+	return newResources(client, proto, resync, kinds...), nil
 }
 
 func (r *Resources) newKind(x Resource) *kind {
-	inf := dynamicinformer.NewFilteredDynamicInformer(r.client, x.GVR, metav1.NamespaceAll, r.resync,
-		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, nil).Informer()
-	_ = inf.SetTransform(controller.DropManagedFields) // fails only once started; this one is new
+	inf := r.informer(x)
 	// A deleted template's status writes are forgotten: Jobs and
 	// recreated workloads would otherwise grow the record for ever.
 	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: func(obj any) {
@@ -97,6 +104,23 @@ func (r *Resources) newKind(x Resource) *kind {
 		}
 	}})
 	return &kind{Resource: x, informer: inf}
+}
+
+// informer returns a new informer of x's templates, caching them as
+// unstructured objects without managedFields: a protobuf one for a
+// built-in kind when r has proto clients, a dynamic (JSON) one otherwise.
+func (r *Resources) informer(x Resource) cache.SharedIndexInformer {
+	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
+	if r.proto != nil && protowatch.Known(x.GVK) {
+		inf, err := r.proto.Informer(protowatch.Resource{GVK: x.GVK, Resource: x.GVR.Resource}, r.resync, indexers, nil, nil)
+		if err == nil {
+			return inf
+		}
+		klog.Background().Error(err, "Templates of this kind are watched as JSON", "kind", x.GVK)
+	}
+	inf := dynamicinformer.NewFilteredDynamicInformer(r.client, x.GVR, metav1.NamespaceAll, r.resync, indexers, nil).Informer()
+	_ = inf.SetTransform(controller.DropManagedFields) // fails only once started; this one is new
+	return inf
 }
 
 // Kinds lists the template kinds served now, ordered by group and kind.
