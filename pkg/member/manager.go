@@ -59,10 +59,8 @@ type Clients struct {
 // and, for the kinds Slimmed names, without the fields mco's own rules do
 // not read. Start starts it.
 func (c *Clients) ObjectInformer(gvr schema.GroupVersionResource) cache.SharedIndexInformer {
-	if gvk, err := c.Mapper.KindFor(gvr); err == nil {
-		if inf := c.proto.informer(gvr, gvk); inf != nil {
-			return inf
-		}
+	if inf := c.proto.informer(gvr, c.Mapper.KindFor); inf != nil {
+		return inf
 	}
 	inf := c.objects.ForResource(gvr).Informer()
 	// Fails only once the informer has started, which means an earlier

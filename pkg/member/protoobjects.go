@@ -27,7 +27,9 @@ func managed(o *metav1.ListOptions) { o.LabelSelector = workv1alpha1.WorkPermane
 type protoObjects struct {
 	clients *protowatch.Clients
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// byGVR holds each resource's informer, nil for a resource that is
+	// not of a built-in kind (watched as JSON): asked once per resource.
 	byGVR   map[schema.GroupVersionResource]cache.SharedIndexInformer
 	started map[schema.GroupVersionResource]bool
 }
@@ -37,23 +39,27 @@ func newProtoObjects(clients *protowatch.Clients) *protoObjects {
 		started: map[schema.GroupVersionResource]bool{}}
 }
 
-// informer returns the informer of gvr's objects, of kind gvk; nil when
-// gvk is not a built-in kind (or its informer cannot be built), for the
-// caller to use a dynamic one.
-func (p *protoObjects) informer(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind) cache.SharedIndexInformer {
-	if !protowatch.Known(gvk) {
-		return nil
-	}
+// informer returns the informer of gvr's objects, whose kind kindFor
+// tells; nil when that is not a built-in kind (or it cannot be told, or
+// the informer cannot be built), for the caller to use a dynamic one.
+func (p *protoObjects) informer(gvr schema.GroupVersionResource, kindFor func(schema.GroupVersionResource) (schema.GroupVersionKind, error)) cache.SharedIndexInformer {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if inf, ok := p.byGVR[gvr]; ok {
 		return inf
 	}
-	inf, err := p.clients.Informer(protowatch.Resource{GVK: gvk, Resource: gvr.Resource}, objectsResync,
-		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, managed, slimApplied)
+	gvk, err := kindFor(gvr)
 	if err != nil {
-		klog.Background().Error(err, "Applied objects of this kind are watched as JSON", "resource", gvr)
-		return nil
+		return nil // not remembered: the member may serve it later
+	}
+	var inf cache.SharedIndexInformer
+	if protowatch.Known(gvk) {
+		inf, err = p.clients.Informer(protowatch.Resource{GVK: gvk, Resource: gvr.Resource}, objectsResync,
+			cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, managed, slimApplied)
+		if err != nil {
+			klog.Background().Error(err, "Applied objects of this kind are watched as JSON", "resource", gvr)
+			inf = nil
+		}
 	}
 	p.byGVR[gvr] = inf
 	return inf
@@ -64,7 +70,7 @@ func (p *protoObjects) start(ctx context.Context) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for gvr, inf := range p.byGVR {
-		if !p.started[gvr] {
+		if inf != nil && !p.started[gvr] {
 			p.started[gvr] = true
 			go inf.RunWithContext(ctx)
 		}
