@@ -21,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
@@ -210,14 +211,11 @@ func TestInformerSpeaksProtobuf(t *testing.T) {
 	go inf.RunWithContext(ctx)
 	for _, name := range []string{"listed", "watched"} {
 		var obj any
-		for obj == nil && ctx.Err() == nil {
+		_ = wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 20*time.Second, true, func(context.Context) (bool, error) {
 			o, ok, _ := inf.GetStore().GetByKey("ns/" + name)
-			if ok {
-				obj = o
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+			obj = o
+			return ok, nil
+		})
 		u, ok := obj.(*unstructured.Unstructured)
 		if !ok {
 			t.Fatalf("%s: cached %T, want an unstructured object", name, obj)
