@@ -23,10 +23,10 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
-	workv1alpha1 "github.com/mco-org/mco/pkg/apis/work/v1alpha1"
 	clusterinformers "github.com/mco-org/mco/pkg/generated/informers/externalversions/cluster/v1alpha1"
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	"github.com/mco-org/mco/pkg/kubeconfig"
+	"github.com/mco-org/mco/pkg/protowatch"
 )
 
 // Clients reach one member cluster. They are shared: do not modify.
@@ -42,6 +42,8 @@ type Clients struct {
 	// objects watches, in the member, only what mco applied (objects
 	// carrying the work.karmada.io/permanent-id label), per resource.
 	objects dynamicinformer.DynamicSharedInformerFactory
+	// proto does the same for built-in kinds, as protobuf.
+	proto *protoObjects
 	// Cluster-wide typed informers (nodes, pods) for the status
 	// controller; Pods and Nodes are cached with only what its summaries
 	// read (slimTyped).
@@ -57,6 +59,9 @@ type Clients struct {
 // and, for the kinds Slimmed names, without the fields mco's own rules do
 // not read. Start starts it.
 func (c *Clients) ObjectInformer(gvr schema.GroupVersionResource) cache.SharedIndexInformer {
+	if inf := c.proto.informer(gvr, c.Mapper.KindFor); inf != nil {
+		return inf
+	}
 	inf := c.objects.ForResource(gvr).Informer()
 	// Fails only once the informer has started, which means an earlier
 	// call has set the transform already.
@@ -71,6 +76,7 @@ func (c *Clients) Context() context.Context { return c.ctx }
 // Start starts informers requested since the last call.
 func (c *Clients) Start() {
 	c.objects.Start(c.ctx.Done())
+	c.proto.start(c.ctx)
 	c.Typed.Start(c.ctx.Done())
 }
 
@@ -235,9 +241,12 @@ func newClients(parent context.Context, cluster string, cfg *rest.Config) (*Clie
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client of cluster %s: %w", cluster, err)
 	}
+	proto, err := protowatch.NewClients(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("protobuf clients of cluster %s: %w", cluster, err)
+	}
 	disc := memory.NewMemCacheClient(kube.Discovery())
 	ctx, stop := context.WithCancel(parent)
-	managed := func(o *metav1.ListOptions) { o.LabelSelector = workv1alpha1.WorkPermanentIDLabel }
 	return &Clients{
 		Cluster:   cluster,
 		Config:    rest.CopyConfig(cfg),
@@ -245,7 +254,8 @@ func newClients(parent context.Context, cluster string, cfg *rest.Config) (*Clie
 		Dynamic:   dyn,
 		Discovery: disc,
 		Mapper:    restmapper.NewDeferredDiscoveryRESTMapper(disc),
-		objects:   dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 10*time.Minute, metav1.NamespaceAll, managed),
+		objects:   dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, objectsResync, metav1.NamespaceAll, managed),
+		proto:     newProtoObjects(proto),
 		Typed:     informers.NewSharedInformerFactoryWithOptions(kube, 10*time.Minute, informers.WithTransform(slimTyped)),
 		ctx:       ctx,
 		stop:      stop,

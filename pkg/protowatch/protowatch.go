@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"reflect"
 	"sync"
 	"time"
 
@@ -142,28 +143,31 @@ func (c *Clients) Informer(r Resource, resync time.Duration, indexers cache.Inde
 	return inf, nil
 }
 
-// Unstructured is an informer transform that turns an object of a Go type
-// into the unstructured object of kind gvk that JSON would have given,
-// then applies next (when set). Unstructured objects and tombstones go
-// straight to next.
+// Unstructured is an informer transform that turns an object of kind
+// gvk's Go type into the unstructured object JSON would have given, then
+// applies next (when set). Anything else is returned as it is: client-go
+// may hand a transform what it already transformed (an initial list goes
+// through a temporary store and then the informer's queue, both
+// transforming), so the result must pass through unchanged whatever next
+// makes of it. Unstructured objects and tombstones pass through too.
 func Unstructured(gvk schema.GroupVersionKind, next cache.TransformFunc) cache.TransformFunc {
+	var typed reflect.Type
+	if example, err := scheme.Scheme.New(gvk); err == nil {
+		typed = reflect.TypeOf(example)
+	}
 	return func(obj any) (any, error) {
-		out := obj
-		if _, ok := obj.(cache.DeletedFinalStateUnknown); !ok {
-			if _, ok := obj.(*unstructured.Unstructured); !ok {
-				if o, ok := obj.(runtime.Object); ok {
-					u, err := ToUnstructured(o, gvk)
-					if err != nil {
-						return nil, err
-					}
-					out = u
-				}
-			}
+		o, ok := obj.(runtime.Object)
+		if !ok || typed == nil || reflect.TypeOf(obj) != typed {
+			return obj, nil
+		}
+		u, err := ToUnstructured(o, gvk)
+		if err != nil {
+			return nil, err
 		}
 		if next == nil {
-			return out, nil
+			return u, nil
 		}
-		return next(out)
+		return next(u)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -121,6 +124,41 @@ func withKind(t *testing.T, raw []byte, gvk schema.GroupVersionKind) []byte {
 	return out
 }
 
+// TestUnstructuredPassesThrough: the transform converts objects of the
+// kind's Go type only; what it made (whatever next returned), unstructured
+// objects, other types and tombstones come out as they went in.
+func TestUnstructuredPassesThrough(t *testing.T) {
+	wrap := func(obj any) (any, error) {
+		u := obj.(*unstructured.Unstructured)
+		return &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: u.GetNamespace(), Name: u.GetName()}}, nil
+	}
+	for name, next := range map[string]cache.TransformFunc{"without next": nil, "with next": wrap} {
+		transform := Unstructured(deploymentKind, next)
+		once, err := transform(deployment("d"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		twice, err := transform(once)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if twice != once {
+			t.Errorf("%s: a second pass changed %#v into %#v", name, once, twice)
+		}
+		if m, err := meta.Accessor(twice); err != nil || m.GetName() != "d" || m.GetNamespace() != "ns" {
+			t.Errorf("%s: cached %#v", name, twice)
+		}
+		for _, other := range []any{&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "c"}},
+			&unstructured.Unstructured{Object: map[string]any{"kind": "Deployment"}},
+			cache.DeletedFinalStateUnknown{Key: "ns/d", Obj: once}} {
+			got, err := transform(other)
+			if err != nil || !reflect.DeepEqual(got, other) {
+				t.Errorf("%s: %T came out as %#v (%v)", name, other, got, err)
+			}
+		}
+	}
+}
+
 func TestKnown(t *testing.T) {
 	for gvk, want := range map[schema.GroupVersionKind]bool{
 		deploymentKind: true,
@@ -194,12 +232,21 @@ func TestInformerSpeaksProtobuf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// next keeps what it is given as another type, as member caches do:
+	// what the informer hands the transform again (an initial list is
+	// transformed twice) must come out unchanged.
 	nextSaw := 0
 	next := func(obj any) (any, error) {
-		if _, ok := obj.(*unstructured.Unstructured); ok {
-			nextSaw++
+		u, ok := obj.(*unstructured.Unstructured)
+		if !ok {
+			return obj, nil
 		}
-		return obj, nil
+		nextSaw++
+		ready, _, _ := unstructured.NestedInt64(u.Object, "status", "readyReplicas")
+		kept := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: u.GetAPIVersion(), Kind: u.GetKind()},
+			ObjectMeta: metav1.ObjectMeta{Namespace: u.GetNamespace(), Name: u.GetName(), ResourceVersion: u.GetResourceVersion(),
+				Annotations: map[string]string{"ready": strconv.FormatInt(ready, 10), "managedFields": strconv.Itoa(len(u.GetManagedFields()))}}}
+		return kept, nil
 	}
 	inf, err := clients.Informer(Resource{GVK: deploymentKind, Resource: "deployments", Namespace: "ns"}, 0,
 		cache.Indexers{}, func(o *metav1.ListOptions) { o.LabelSelector = "mine" }, next)
@@ -216,15 +263,15 @@ func TestInformerSpeaksProtobuf(t *testing.T) {
 			obj = o
 			return ok, nil
 		})
-		u, ok := obj.(*unstructured.Unstructured)
+		kept, ok := obj.(*metav1.PartialObjectMetadata)
 		if !ok {
-			t.Fatalf("%s: cached %T, want an unstructured object", name, obj)
+			t.Fatalf("%s: cached %T, want what next made", name, obj)
 		}
-		if u.GetAPIVersion() != "apps/v1" || u.GetKind() != "Deployment" || len(u.GetManagedFields()) != 0 {
-			t.Errorf("%s: cached %s %s with %d managedFields", name, u.GetAPIVersion(), u.GetKind(), len(u.GetManagedFields()))
+		if kept.APIVersion != "apps/v1" || kept.Kind != "Deployment" || kept.Name != name || kept.Annotations["managedFields"] != "0" {
+			t.Errorf("%s: cached %s %s %q with %s managedFields", name, kept.APIVersion, kept.Kind, kept.Name, kept.Annotations["managedFields"])
 		}
-		if ready, _, _ := unstructured.NestedInt64(u.Object, "status", "readyReplicas"); ready != 2 {
-			t.Errorf("%s: status.readyReplicas %d, want 2", name, ready)
+		if ready := kept.Annotations["ready"]; ready != "2" {
+			t.Errorf("%s: status.readyReplicas %s, want 2", name, ready)
 		}
 	}
 	cancel()

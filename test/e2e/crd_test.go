@@ -75,11 +75,15 @@ func widgetYAML(ns, name string) string {
 // document before it sends any, so custom resources applied in the same
 // file as their CRD fail the first time ("ensure CRDs are installed
 // first"), on mco as on any kube-apiserver, and pass once it is served.
+// Between discovery listing a new kind and its handler serving it, a
+// create may also be answered NotFound (the same window as on
+// kube-apiserver): tried again too.
 func applyUntilMapped(t *testing.T, yaml string) {
 	t.Helper()
 	eventually(t, 30*time.Second, "kubectl apply of the CRD and its instances", func(ctx context.Context) (bool, string) {
 		out, err := kubectlErr(yaml, "apply", "-f", "-")
-		if err != nil && !strings.Contains(out, "ensure CRDs are installed first") {
+		if err != nil && !strings.Contains(out, "ensure CRDs are installed first") &&
+			!strings.Contains(out, "the server could not find the requested resource") {
 			t.Fatalf("kubectl apply: %v\n%s", err, out)
 		}
 		return err == nil, out
