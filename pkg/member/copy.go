@@ -13,8 +13,9 @@ import (
 
 // Copy is a member's object as the informers of the objects mco applied
 // keep it: the metadata their handlers read on every event, typed, and
-// the object itself as the JSON the member sent (without managedFields
-// and the left-out fields), decoded only when a controller reads it. Kept
+// the object itself as JSON (as the member sent it, or encoded from its
+// Go type for kinds watched as protobuf; without managedFields and the
+// left-out fields), decoded only when a controller reads it. Kept
 // as unstructured maps, 40,000 such copies were the largest live holder
 // of mco-controller-manager's memory (README: bench-scale's figures).
 type Copy struct {
@@ -50,14 +51,19 @@ func newCopy(u *unstructured.Unstructured) (*Copy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode %s %s/%s: %w", u.GetKind(), u.GetNamespace(), u.GetName(), err)
 	}
+	return copyOf(u, u.GetAPIVersion(), u.GetKind(), raw), nil
+}
+
+// copyOf makes the Copy of an object with metadata m and JSON raw.
+func copyOf(m metav1.Object, apiVersion, kind string, raw []byte) *Copy {
 	c := &Copy{raw: raw}
-	c.APIVersion, c.Kind = u.GetAPIVersion(), u.GetKind()
-	c.Namespace, c.Name, c.UID = u.GetNamespace(), u.GetName(), u.GetUID()
-	c.ResourceVersion, c.Generation = u.GetResourceVersion(), u.GetGeneration()
-	c.CreationTimestamp, c.DeletionTimestamp = u.GetCreationTimestamp(), u.GetDeletionTimestamp()
-	c.Labels, c.Annotations = u.GetLabels(), u.GetAnnotations()
-	c.OwnerReferences, c.Finalizers = u.GetOwnerReferences(), u.GetFinalizers()
-	return c, nil
+	c.APIVersion, c.Kind = apiVersion, kind
+	c.Namespace, c.Name, c.UID = m.GetNamespace(), m.GetName(), m.GetUID()
+	c.ResourceVersion, c.Generation = m.GetResourceVersion(), m.GetGeneration()
+	c.CreationTimestamp, c.DeletionTimestamp = m.GetCreationTimestamp(), m.GetDeletionTimestamp()
+	c.Labels, c.Annotations = m.GetLabels(), m.GetAnnotations()
+	c.OwnerReferences, c.Finalizers = m.GetOwnerReferences(), m.GetFinalizers()
+	return c
 }
 
 // AsObject returns what a member informer of applied objects holds (a

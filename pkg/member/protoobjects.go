@@ -23,7 +23,7 @@ func managed(o *metav1.ListOptions) { o.LabelSelector = workv1alpha1.WorkPermane
 
 // protoObjects are the informers of applied objects of built-in kinds,
 // which list and watch the member as protobuf (a dynamic informer would
-// decode JSON) and cache the same Copy.
+// decode JSON) and cache a Copy encoded from the Go type (slimAppliedTyped).
 type protoObjects struct {
 	clients *protowatch.Clients
 
@@ -52,8 +52,8 @@ func (p *protoObjects) informer(gvr schema.GroupVersionResource, kindFor func(sc
 	// is watched as JSON for good: its handlers are on that informer.
 	var inf cache.SharedIndexInformer
 	if gvk, err := kindFor(gvr); err == nil && protowatch.Known(gvk) {
-		inf, err = p.clients.Informer(protowatch.Resource{GVK: gvk, Resource: gvr.Resource}, objectsResync,
-			cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, managed, slimApplied)
+		inf, err = p.clients.TypedInformer(protowatch.Resource{GVK: gvk, Resource: gvr.Resource}, objectsResync,
+			cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, managed, protowatch.OfType(gvk, slimAppliedTyped(gvk)))
 		if err != nil {
 			klog.Background().Error(err, "Applied objects of this kind are watched as JSON", "resource", gvr)
 			inf = nil

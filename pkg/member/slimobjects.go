@@ -1,7 +1,15 @@
 package member
 
 import (
+	"encoding/json"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 )
@@ -49,3 +57,50 @@ func slimApplied(obj interface{}) (interface{}, error) {
 }
 
 var _ cache.TransformFunc = slimApplied
+
+// slimAppliedTyped is slimApplied for an object of a built-in kind as its Go
+// type (a protobuf informer's): without managedFields and with the
+// kind's left-out fields emptied, it is kept as a Copy of its JSON,
+// encoded straight from the Go type. Emptied fields may stay in the JSON
+// as empty values ("template": {"metadata": {}, "spec": {...}}), which
+// no rule of mco reads.
+func slimAppliedTyped(gvk schema.GroupVersionKind) func(runtime.Object) (any, error) {
+	apiVersion := gvk.GroupVersion().String()
+	return func(obj runtime.Object) (any, error) {
+		m, err := meta.Accessor(obj)
+		if err != nil {
+			return nil, fmt.Errorf("applied %s: %w", gvk.Kind, err)
+		}
+		m.SetManagedFields(nil)
+		leaveOut(obj)
+		obj.GetObjectKind().SetGroupVersionKind(gvk)
+		raw, err := json.Marshal(obj)
+		if err != nil {
+			return nil, fmt.Errorf("encode %s %s/%s: %w", gvk.Kind, m.GetNamespace(), m.GetName(), err)
+		}
+		return copyOf(m, apiVersion, gvk.Kind, raw), nil
+	}
+}
+
+// leaveOut empties, in an object of a built-in kind, the fields leftOut
+// names for that kind.
+func leaveOut(obj runtime.Object) {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		o.Spec.Template = corev1.PodTemplateSpec{}
+	case *appsv1.ReplicaSet:
+		o.Spec.Template = corev1.PodTemplateSpec{}
+	case *appsv1.DaemonSet:
+		o.Spec.Template = corev1.PodTemplateSpec{}
+	case *appsv1.StatefulSet:
+		o.Spec.Template, o.Spec.VolumeClaimTemplates = corev1.PodTemplateSpec{}, nil
+	case *batchv1.Job:
+		o.Spec.Template = corev1.PodTemplateSpec{}
+	case *batchv1.CronJob:
+		o.Spec.JobTemplate = batchv1.JobTemplateSpec{}
+	case *corev1.ConfigMap:
+		o.Data, o.BinaryData = nil, nil
+	case *corev1.Secret:
+		o.Data, o.StringData = nil, nil
+	}
+}

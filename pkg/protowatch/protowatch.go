@@ -128,6 +128,14 @@ func (c *Clients) ListWatch(r Resource, tweak func(*metav1.ListOptions)) (cache.
 // (next may be nil: the unstructured object is cached). Its handlers,
 // indexers and listers see what is cached, never the Go types.
 func (c *Clients) Informer(r Resource, resync time.Duration, indexers cache.Indexers, tweak func(*metav1.ListOptions), next cache.TransformFunc) (cache.SharedIndexInformer, error) {
+	return c.TypedInformer(r, resync, indexers, tweak, Unstructured(r.GVK, next))
+}
+
+// TypedInformer returns an informer of r that lists and watches as
+// protobuf and caches what transform makes of each object, which it is
+// handed as its Go type. transform must return what it made unchanged
+// (client-go transforms an initial list twice; see OfType).
+func (c *Clients) TypedInformer(r Resource, resync time.Duration, indexers cache.Indexers, tweak func(*metav1.ListOptions), transform cache.TransformFunc) (cache.SharedIndexInformer, error) {
 	lw, err := c.ListWatch(r, tweak)
 	if err != nil {
 		return nil, err
@@ -137,20 +145,19 @@ func (c *Clients) Informer(r Resource, resync time.Duration, indexers cache.Inde
 		return nil, err
 	}
 	inf := cache.NewSharedIndexInformer(lw, example, resync, indexers)
-	if err := inf.SetTransform(Unstructured(r.GVK, next)); err != nil {
+	if err := inf.SetTransform(transform); err != nil {
 		return nil, err
 	}
 	return inf, nil
 }
 
-// Unstructured is an informer transform that turns an object of kind
-// gvk's Go type into the unstructured object JSON would have given, then
-// applies next (when set). Anything else is returned as it is: client-go
-// may hand a transform what it already transformed (an initial list goes
+// OfType returns an informer transform that applies fn to objects of
+// kind gvk's Go type and returns anything else as it is: client-go may
+// hand a transform what it already transformed (an initial list goes
 // through a temporary store and then the informer's queue, both
-// transforming), so the result must pass through unchanged whatever next
-// makes of it. Unstructured objects and tombstones pass through too.
-func Unstructured(gvk schema.GroupVersionKind, next cache.TransformFunc) cache.TransformFunc {
+// transforming), so the result must pass through unchanged whatever fn
+// makes. Tombstones pass through too.
+func OfType(gvk schema.GroupVersionKind, fn func(runtime.Object) (any, error)) cache.TransformFunc {
 	var typed reflect.Type
 	if example, err := scheme.Scheme.New(gvk); err == nil {
 		typed = reflect.TypeOf(example)
@@ -160,6 +167,15 @@ func Unstructured(gvk schema.GroupVersionKind, next cache.TransformFunc) cache.T
 		if !ok || typed == nil || reflect.TypeOf(obj) != typed {
 			return obj, nil
 		}
+		return fn(o)
+	}
+}
+
+// Unstructured is an informer transform that turns an object of kind
+// gvk's Go type into the unstructured object JSON would have given, then
+// applies next (when set); anything else passes through (see OfType).
+func Unstructured(gvk schema.GroupVersionKind, next cache.TransformFunc) cache.TransformFunc {
+	return OfType(gvk, func(o runtime.Object) (any, error) {
 		u, err := ToUnstructured(o, gvk)
 		if err != nil {
 			return nil, err
@@ -168,7 +184,7 @@ func Unstructured(gvk schema.GroupVersionKind, next cache.TransformFunc) cache.T
 			return u, nil
 		}
 		return next(u)
-	}
+	})
 }
 
 // ToUnstructured converts obj, of a Go type, into an unstructured object
@@ -181,7 +197,27 @@ func ToUnstructured(obj runtime.Object, gvk schema.GroupVersionKind) (*unstructu
 	if err != nil {
 		return nil, fmt.Errorf("convert %s: %w", gvk.Kind, err)
 	}
-	u := &unstructured.Unstructured{Object: content}
+	u := &unstructured.Unstructured{Object: compact(content).(map[string]any)}
 	u.SetGroupVersionKind(gvk)
 	return u, nil
+}
+
+// compact copies every map in v into one sized to what it holds. The
+// converter sizes each map for every field of its struct, most of them
+// empty, so a cached Deployment took 13.6 KB where JSON gave 8.9; compacted
+// it takes 8.2 (BenchmarkToUnstructured). Lists are changed in place.
+func compact(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[k] = compact(x)
+		}
+		return m
+	case []any:
+		for i, x := range t {
+			t[i] = compact(x)
+		}
+	}
+	return v
 }
