@@ -178,6 +178,19 @@ func (i *Interpreter) Health(ctx context.Context, obj *unstructured.Unstructured
 	return workload.Health(obj), nil
 }
 
+// Observe is ReflectStatus and Health of one member object, each with its
+// error; without customizations of either, the object is decoded once.
+func (i *Interpreter) Observe(ctx context.Context, obj *unstructured.Unstructured) (status *runtime.RawExtension, statusErr error, health workv1alpha2.ResourceHealth, healthErr error) {
+	if gvk := obj.GroupVersionKind(); i.Customized(gvk, configv1alpha1.InterpreterOperationInterpretStatus) ||
+		i.Customized(gvk, configv1alpha1.InterpreterOperationInterpretHealth) {
+		status, statusErr = i.ReflectStatus(ctx, obj)
+		health, healthErr = i.Health(ctx, obj)
+		return status, statusErr, health, healthErr
+	}
+	status, health, statusErr = workload.Observe(obj)
+	return status, statusErr, health, nil
+}
+
 // AggregateStatus computes the template's status from the members'
 // reports; ok is false for kinds whose status is not aggregated. A
 // customization's script returns the whole template; its status is taken.

@@ -13,6 +13,25 @@ import (
 // BenchmarkDecode compares decoding a member Deployment whole with the slim
 // decode the status, health and aggregation rules use.
 func BenchmarkDecode(b *testing.B) {
+	obj := benchDeployment(b)
+	for _, c := range []struct {
+		name   string
+		decode func(*unstructured.Unstructured, any) error
+	}{{"whole", decode}, {"slim", decodeSlim}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var out appsv1.Deployment
+				if err := c.decode(obj, &out); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// benchDeployment is a member Deployment as the status rules see it.
+func benchDeployment(b *testing.B) *unstructured.Unstructured {
 	labels := map[string]string{"app": "web"}
 	d := &appsv1.Deployment{
 		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
@@ -29,19 +48,28 @@ func BenchmarkDecode(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	obj := &unstructured.Unstructured{Object: raw}
-	for _, c := range []struct {
-		name   string
-		decode func(*unstructured.Unstructured, any) error
-	}{{"whole", decode}, {"slim", decodeSlim}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				var out appsv1.Deployment
-				if err := c.decode(obj, &out); err != nil {
-					b.Fatal(err)
-				}
+	return &unstructured.Unstructured{Object: raw}
+}
+
+// BenchmarkObserve compares a member Deployment's status and health read
+// apart (two decodings) with Observe (one).
+func BenchmarkObserve(b *testing.B) {
+	obj := benchDeployment(b)
+	b.Run("apart", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ReflectStatus(obj); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+			_ = Health(obj)
+		}
+	})
+	b.Run("observe", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := Observe(obj); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

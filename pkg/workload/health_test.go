@@ -120,6 +120,9 @@ func TestHealth(t *testing.T) {
 			if got := Health(tc.obj(t)); got != tc.want {
 				t.Errorf("Health = %s, want %s", got, tc.want)
 			}
+			if _, got, _ := Observe(tc.obj(t)); got != tc.want {
+				t.Errorf("Observe's health = %s, want %s", got, tc.want)
+			}
 		})
 	}
 }

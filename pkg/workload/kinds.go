@@ -33,8 +33,11 @@ import (
 // the default: the whole status is reflected, the object is healthy once
 // it exists, and the template's status is not aggregated.
 type interpreter struct {
-	reflect   func(obj *unstructured.Unstructured) (any, error)
-	health    func(obj *unstructured.Unstructured) workv1alpha2.ResourceHealth
+	reflect func(obj *unstructured.Unstructured) (any, error)
+	health  func(obj *unstructured.Unstructured) workv1alpha2.ResourceHealth
+	// observe is reflect and health from one decoding, for kinds with
+	// both (see Observe).
+	observe   func(obj *unstructured.Unstructured) (any, workv1alpha2.ResourceHealth, error)
 	aggregate func(template *unstructured.Unstructured, items []workv1alpha2.AggregatedStatusItem, now metav1.Time) (map[string]any, error)
 }
 
@@ -42,22 +45,28 @@ type interpreter struct {
 // kindOf). Each kind's rules live in the file named after it.
 var interpreters = map[string]interpreter{
 	"apps/Deployment": {
-		reflect: reflector(reflectDeployment), health: checker(deploymentHealthy), aggregate: aggregator(aggregateDeployment),
+		reflect: reflector(reflectDeployment), health: checker(deploymentHealthy), observe: observer(reflectDeployment, deploymentHealthy),
+		aggregate: aggregator(aggregateDeployment),
 	},
 	"apps/StatefulSet": {
-		reflect: reflector(reflectStatefulSet), health: checker(statefulSetHealthy), aggregate: aggregator(aggregateStatefulSet),
+		reflect: reflector(reflectStatefulSet), health: checker(statefulSetHealthy), observe: observer(reflectStatefulSet, statefulSetHealthy),
+		aggregate: aggregator(aggregateStatefulSet),
 	},
 	"apps/DaemonSet": {
-		reflect: reflector(reflectDaemonSet), health: checker(daemonSetHealthy), aggregate: aggregator(aggregateDaemonSet),
+		reflect: reflector(reflectDaemonSet), health: checker(daemonSetHealthy), observe: observer(reflectDaemonSet, daemonSetHealthy),
+		aggregate: aggregator(aggregateDaemonSet),
 	},
 	"apps/ReplicaSet": {
-		reflect: reflector(reflectReplicaSet), health: checker(replicaSetHealthy), aggregate: aggregator(aggregateReplicaSet),
+		reflect: reflector(reflectReplicaSet), health: checker(replicaSetHealthy), observe: observer(reflectReplicaSet, replicaSetHealthy),
+		aggregate: aggregator(aggregateReplicaSet),
 	},
 	"batch/Job": {
-		reflect: reflector(reflectJob), health: checker(jobHealthy), aggregate: aggregator(aggregateJob),
+		reflect: reflector(reflectJob), health: checker(jobHealthy), observe: observer(reflectJob, jobHealthy),
+		aggregate: aggregator(aggregateJob),
 	},
 	"/Service": {
-		reflect: reflector(reflectService), health: checker(serviceHealthy), aggregate: aggregator(aggregateService),
+		reflect: reflector(reflectService), health: checker(serviceHealthy), observe: observer(reflectService, serviceHealthy),
+		aggregate: aggregator(aggregateService),
 	},
 	"/PersistentVolumeClaim": {
 		aggregate: aggregator(aggregatePersistentVolumeClaim),
@@ -80,6 +89,23 @@ func reflector[O any](pick func(o *O, templateGen int64) any) func(*unstructured
 			return nil, err
 		}
 		return pick(&o, templateGeneration(obj)), nil
+	}
+}
+
+// observer decodes a member object into its typed form O once, and
+// records what pick returns of it and what healthy says of it; an object
+// that cannot be decoded has no status and unknown health.
+func observer[O any](pick func(o *O, templateGen int64) any, healthy func(o *O) bool) func(*unstructured.Unstructured) (any, workv1alpha2.ResourceHealth, error) {
+	return func(obj *unstructured.Unstructured) (any, workv1alpha2.ResourceHealth, error) {
+		var o O
+		if err := decodeSlim(obj, &o); err != nil {
+			return nil, workv1alpha2.ResourceUnknown, err
+		}
+		health := workv1alpha2.ResourceUnhealthy
+		if healthy(&o) {
+			health = workv1alpha2.ResourceHealthy
+		}
+		return pick(&o, templateGeneration(obj)), health, nil
 	}
 }
 

@@ -18,6 +18,7 @@ package workload
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 
@@ -127,6 +128,10 @@ func TestReflectStatus(t *testing.T) {
 			raw, err := ReflectStatus(tc.obj(t))
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
+			}
+			observed, health, observeErr := Observe(tc.obj(t))
+			if (observeErr != nil) != tc.wantErr || !reflect.DeepEqual(observed, raw) || health != Health(tc.obj(t)) {
+				t.Errorf("Observe = %v, %s, %v; want what ReflectStatus and Health give: %v, %s", observed, health, observeErr, raw, Health(tc.obj(t)))
 			}
 			if tc.wantErr {
 				return

@@ -51,12 +51,13 @@ func ManifestStatus(ctx context.Context, interp *interpreter.Interpreter, obj, m
 		return st, Failures{}
 	}
 	var f Failures
-	st.Status, f.Status = interp.ReflectStatus(ctx, obj)
 	if Predates(obj, manifest) {
+		st.Status, f.Status = interp.ReflectStatus(ctx, obj)
 		return st, f
 	}
-	health, err := interp.Health(ctx, obj)
-	st.Health, f.Health = workv1alpha1.ResourceHealth(health), err
+	var health workv1alpha2.ResourceHealth
+	st.Status, f.Status, health, f.Health = interp.Observe(ctx, obj)
+	st.Health = workv1alpha1.ResourceHealth(health)
 	return st, f
 }
 
