@@ -5,6 +5,9 @@ import (
 	"testing"
 )
 
+// TestParseSmaps: resident pages summed, the mapped file's apart, and a
+// mapping smaps lists twice (read while the process maps memory) counted
+// once.
 func TestParseSmaps(t *testing.T) {
 	const smaps = `00400000-01000000 r-xp 00000000 fd:00 123 /usr/bin/mco-apiserver
 Size:              12288 kB
@@ -18,6 +21,10 @@ Rss:                4096 kB
 VmFlags: rd wr mr mw me ac
 7f0020000000-7f0020001000 rw-p 00000000 00:00 0                          [stack]
 Rss:                   4 kB
+7f0000000000-7f0010000000 r--s 00000000 fd:00 456 /data/mco/etcd/member/snap/db
+Rss:               10240 kB
+7f0010000000-7f0020000000 rw-p 00000000 00:00 0 
+Rss:                4096 kB
 `
 	for _, tc := range []struct {
 		name          string
@@ -39,5 +46,17 @@ Rss:                   4 kB
 	}
 	if _, _, err := parseSmaps(strings.NewReader("00-01 r 0 0 0 /x\nRss: many kB\n"), "/x"); err == nil {
 		t.Error("a malformed Rss line is not refused")
+	}
+}
+
+// TestParseSmapsRollup: smaps_rollup's single summary gives the total.
+func TestParseSmapsRollup(t *testing.T) {
+	const rollup = `00400000-7fff00000000 ---p 00000000 00:00 0                              [rollup]
+Rss:              524288 kB
+Pss:              500000 kB
+`
+	total, mapped, err := parseSmaps(strings.NewReader(rollup), EtcdDatabase)
+	if err != nil || total != 512 || mapped != 0 {
+		t.Errorf("total, mapped = %v, %v, %v; want 512, 0", total, mapped, err)
 	}
 }
