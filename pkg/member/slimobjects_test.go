@@ -31,6 +31,26 @@ func toUnstructured(t *testing.T, obj runtime.Object, apiVersion, kind string) *
 	return u
 }
 
+// sameStatusAndHealth checks that mco's status and health rules read the
+// same from a slim copy as from the whole object.
+func sameStatusAndHealth(t *testing.T, whole, slim *unstructured.Unstructured) {
+	t.Helper()
+	wantStatus, err := workload.ReflectStatus(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotStatus, err := workload.ReflectStatus(slim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(wantStatus, gotStatus) {
+		t.Errorf("reflected status %s, want %s", gotStatus.Raw, wantStatus.Raw)
+	}
+	if want, got := workload.Health(whole), workload.Health(slim); want != got {
+		t.Errorf("health %s, want %s", got, want)
+	}
+}
+
 // TestSlimAppliedKeepsWhatMCOReads: the member informers' transform drops
 // the left-out fields, and mco's own status and health rules read the
 // same from the slim copy as from the whole object.
@@ -95,20 +115,7 @@ func TestSlimAppliedKeepsWhatMCOReads(t *testing.T) {
 					t.Errorf("changed: %v", slim.Object)
 				}
 			}
-			wantStatus, err := workload.ReflectStatus(tt.obj)
-			if err != nil {
-				t.Fatal(err)
-			}
-			gotStatus, err := workload.ReflectStatus(slim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(wantStatus, gotStatus) {
-				t.Errorf("reflected status %s, want %s", gotStatus.Raw, wantStatus.Raw)
-			}
-			if want, got := workload.Health(tt.obj), workload.Health(slim); want != got {
-				t.Errorf("health %s, want %s", got, want)
-			}
+			sameStatusAndHealth(t, tt.obj, slim)
 		})
 	}
 }
@@ -208,20 +215,7 @@ func TestSlimAppliedTyped(t *testing.T) {
 			if !apiequality.Semantic.DeepEqual(kept, want) {
 				t.Errorf("kept %#v\nwant %#v", kept, want)
 			}
-			wantStatus, err := workload.ReflectStatus(whole)
-			if err != nil {
-				t.Fatal(err)
-			}
-			gotStatus, err := workload.ReflectStatus(slim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(wantStatus, gotStatus) {
-				t.Errorf("reflected status %s, want %s", gotStatus.Raw, wantStatus.Raw)
-			}
-			if want, got := workload.Health(whole), workload.Health(slim); want != got {
-				t.Errorf("health %s, want %s", got, want)
-			}
+			sameStatusAndHealth(t, whole, slim)
 		})
 	}
 	for gk := range leftOut {

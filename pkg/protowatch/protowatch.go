@@ -189,6 +189,10 @@ func Unstructured(gvk schema.GroupVersionKind, next cache.TransformFunc) cache.T
 
 // ToUnstructured converts obj, of a Go type, into an unstructured object
 // of kind gvk. Its managedFields are left out: no cache of mco reads them.
+// The converter sizes each map for every field of its struct, most of them
+// empty: the result is copied into maps sized to what they hold (a cached
+// Deployment 13.6 KB -> 7.2 KB; its JSON decoded takes 9.0;
+// BenchmarkToUnstructured).
 func ToUnstructured(obj runtime.Object, gvk schema.GroupVersionKind) (*unstructured.Unstructured, error) {
 	if m, ok := obj.(metav1.ObjectMetaAccessor); ok {
 		m.GetObjectMeta().SetManagedFields(nil)
@@ -197,27 +201,7 @@ func ToUnstructured(obj runtime.Object, gvk schema.GroupVersionKind) (*unstructu
 	if err != nil {
 		return nil, fmt.Errorf("convert %s: %w", gvk.Kind, err)
 	}
-	u := &unstructured.Unstructured{Object: compact(content).(map[string]any)}
+	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(content)}
 	u.SetGroupVersionKind(gvk)
 	return u, nil
-}
-
-// compact copies every map in v into one sized to what it holds. The
-// converter sizes each map for every field of its struct, most of them
-// empty, so a cached Deployment took 13.6 KB where JSON gave 8.9; compacted
-// it takes 8.2 (BenchmarkToUnstructured). Lists are changed in place.
-func compact(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[k] = compact(x)
-		}
-		return m
-	case []any:
-		for i, x := range t {
-			t[i] = compact(x)
-		}
-	}
-	return v
 }
