@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -18,6 +19,9 @@ import (
 type Embedded struct {
 	etcd      *embed.Etcd
 	clientURL string
+
+	inProcessOnce sync.Once
+	inProcess     *InProcess
 }
 
 // startTimeout bounds how long etcd may take to become ready.
@@ -112,6 +116,9 @@ func (e *Embedded) Err() <-chan error { return e.etcd.Err() }
 // mid-close is as safe as a crash after its last write, which its
 // write-ahead log recovers from.
 func (e *Embedded) Stop() {
+	if e.inProcess != nil {
+		e.inProcess.stop()
+	}
 	done := make(chan struct{})
 	go func() {
 		e.etcd.Close()

@@ -16,6 +16,7 @@ import (
 	apiextensionsoptions "k8s.io/apiextensions-apiserver/pkg/cmd/server/options"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	genericregistry "k8s.io/apiserver/pkg/registry/generic"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/client-go/informers"
@@ -35,8 +36,13 @@ type Configs struct {
 // mco-apiserver's complete generic configuration gc (serving, the filters'
 // authentication, authorization and audit, admission, OpenAPI) and its
 // etcd options. Each stores its kinds in the same etcd, in the versions
-// kube-apiserver stores them.
-func NewConfigs(gc *genericapiserver.Config, etcd *genericoptions.EtcdOptions, inf informers.SharedInformerFactory) (*Configs, error) {
+// kube-apiserver stores them. storage wraps every options getter the
+// storage is built from (nil: none).
+func NewConfigs(gc *genericapiserver.Config, etcd *genericoptions.EtcdOptions, inf informers.SharedInformerFactory,
+	storage func(genericregistry.RESTOptionsGetter) genericregistry.RESTOptionsGetter) (*Configs, error) {
+	if storage == nil {
+		storage = func(g genericregistry.RESTOptionsGetter) genericregistry.RESTOptionsGetter { return g }
+	}
 	ext := derive(gc)
 	extEtcd, err := applyStorage(&ext, etcd, apiextensionsapiserver.Codecs.LegacyCodec(apiextensionsv1beta1.SchemeGroupVersion, apiextensionsv1.SchemeGroupVersion),
 		apiextensionsv1beta1.SchemeGroupVersion)
@@ -44,6 +50,7 @@ func NewConfigs(gc *genericapiserver.Config, etcd *genericoptions.EtcdOptions, i
 		return nil, fmt.Errorf("apiextensions storage: %w", err)
 	}
 	ext.MergedResourceConfig = apiextensionsapiserver.DefaultAPIResourceConfigSource()
+	ext.RESTOptionsGetter = storage(ext.RESTOptionsGetter)
 
 	agg := derive(gc)
 	// The aggregator serves the merged OpenAPI itself.
@@ -53,12 +60,13 @@ func NewConfigs(gc *genericapiserver.Config, etcd *genericoptions.EtcdOptions, i
 		return nil, fmt.Errorf("aggregator storage: %w", err)
 	}
 	agg.MergedResourceConfig = aggregatorapiserver.DefaultAPIResourceConfigSource()
+	agg.RESTOptionsGetter = storage(agg.RESTOptionsGetter)
 
 	return &Configs{
 		Extensions: &apiextensionsapiserver.Config{
 			GenericConfig: &genericapiserver.RecommendedConfig{Config: ext, SharedInformerFactory: inf},
 			ExtraConfig: apiextensionsapiserver.ExtraConfig{
-				CRDRESTOptionsGetter: apiextensionsoptions.NewCRDRESTOptionsGetter(extEtcd, ext.ResourceTransformers, ext.StorageObjectCountTracker),
+				CRDRESTOptionsGetter: storage(apiextensionsoptions.NewCRDRESTOptionsGetter(extEtcd, ext.ResourceTransformers, ext.StorageObjectCountTracker)),
 				MasterCount:          1,
 				ServiceResolver:      unreachableServices{},
 			},

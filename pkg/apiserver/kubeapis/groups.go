@@ -120,6 +120,9 @@ type Config struct {
 	Discovery discovery.DiscoveryInterface
 	// EventTTL is how long events.k8s.io Events are kept.
 	EventTTL time.Duration
+	// Storage, when set, wraps the options getter the storage is built
+	// from (mco-apiserver's in-process storage on its embedded etcd).
+	Storage func(generic.RESTOptionsGetter) generic.RESTOptionsGetter
 }
 
 // Installed are the API groups to install and the post-start hooks their
@@ -146,7 +149,11 @@ func (c Config) Groups() (*Installed, error) {
 	prefixes := map[schema.GroupResource]string{networkingv1.Resource("ingresses"): "ingress"}
 	factory := serverstorage.NewDefaultStorageFactory(c.Etcd.StorageConfig, runtime.ContentTypeProtobuf, legacyscheme.Codecs,
 		serverstorage.NewDefaultResourceEncodingConfig(legacyscheme.Scheme), enabled, prefixes)
-	var getter generic.RESTOptionsGetter = newWithoutUnserved(&genericoptions.StorageFactoryRestOptionsFactory{Options: *c.Etcd, StorageFactory: factory})
+	var getter generic.RESTOptionsGetter = &genericoptions.StorageFactoryRestOptionsFactory{Options: *c.Etcd, StorageFactory: factory}
+	if c.Storage != nil {
+		getter = c.Storage(getter)
+	}
+	getter = newWithoutUnserved(getter)
 
 	// The order is kube-apiserver's, which discovery keeps.
 	providers := []provider{

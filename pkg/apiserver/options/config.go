@@ -108,7 +108,7 @@ func (o *Options) Config(ctx context.Context) (*apiserver.Config, error) {
 		// CRDs and APIServices are served as kube-apiserver serves them:
 		// the chain shares this configuration, completed.
 		gc.AggregatedDiscoveryGroupManager = aggregated.NewResourceManager("apis")
-		if extra.Chain, err = extensions.NewConfigs(gc, o.Etcd, extra.KubeInformers); err != nil {
+		if extra.Chain, err = extensions.NewConfigs(gc, o.Etcd, extra.KubeInformers, o.storageOn); err != nil {
 			return nil, err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"k8s.io/apiserver/pkg/registry/generic"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/apiserver/pkg/storage/storagebackend"
 	"k8s.io/klog/v2"
@@ -77,6 +78,9 @@ type Options struct {
 	// certificates (kubeconfigs are written only then).
 	pki    pki.Files
 	issued bool
+	// embedded is the etcd Run started when no external one is given;
+	// storage on it is built in process (see storageOn).
+	embedded *etcd.Embedded
 }
 
 // New returns options with mco's defaults.
@@ -239,6 +243,7 @@ func (o *Options) Run(ctx context.Context) error {
 			return err
 		}
 		defer e.Stop()
+		o.embedded = e
 		logger.Info("Embedded etcd is serving", "url", e.ClientURL(), "dir", filepath.Join(o.DataDir, "etcd"))
 		o.Etcd.StorageConfig.Transport.ServerList = []string{e.ClientURL()}
 		go func() {
@@ -259,6 +264,15 @@ func (o *Options) Run(ctx context.Context) error {
 		return err
 	}
 	return server.Run(ctx)
+}
+
+// storageOn has the storage a RESTOptionsGetter configures built with
+// direct calls into the embedded etcd, when there is one.
+func (o *Options) storageOn(g generic.RESTOptionsGetter) generic.RESTOptionsGetter {
+	if o.embedded == nil {
+		return g
+	}
+	return o.embedded.InProcess().Getter(g)
 }
 
 // writeKubeconfigs writes DIR/<identity>.kubeconfig for the admin and each

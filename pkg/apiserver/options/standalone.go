@@ -57,7 +57,7 @@ func (o *Options) applyStandalone(gc *genericapiserver.Config, extra *apiserver.
 	gc.Authorization.Authorizer = authz
 	kubeGroups, err := kubeapis.Config{
 		Etcd: o.Etcd, Authorizer: authz, RuleResolver: rules, Authenticator: authn, APIAudiences: audiences,
-		Discovery: kubeClient.Discovery(), EventTTL: o.EventTTL,
+		Discovery: kubeClient.Discovery(), EventTTL: o.EventTTL, Storage: o.storageOn,
 	}.Groups()
 	if err != nil {
 		return err

@@ -50,6 +50,7 @@ func (o *Options) applyStorage(gc *genericapiserver.Config, scheme *runtime.Sche
 	if err := o.Etcd.ApplyWithStorageFactoryTo(factory, gc); err != nil {
 		return fmt.Errorf("etcd storage: %w", err)
 	}
+	gc.RESTOptionsGetter = o.storageOn(gc.RESTOptionsGetter)
 	return nil
 }
 
