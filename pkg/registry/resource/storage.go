@@ -11,6 +11,8 @@ import (
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/mco-org/mco/pkg/registry/stack"
 )
 
 // REST is the storage of a main resource. It publishes the spec's short
@@ -54,6 +56,7 @@ func (r *StatusREST) Get(ctx context.Context, name string, opts *metav1.GetOptio
 // Update writes the status of an object.
 func (r *StatusREST) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, createValidation rest.ValidateObjectFunc, updateValidation rest.ValidateObjectUpdateFunc, forceAllowCreate bool, opts *metav1.UpdateOptions) (runtime.Object, bool, error) {
 	// Never create through the status subresource.
+	stack.Grow()
 	return r.store.Update(ctx, name, objInfo, createValidation, updateValidation, false, opts)
 }
 
@@ -110,6 +113,12 @@ func NewStorage(scheme *runtime.Scheme, spec *Spec, optsGetter generic.RESTOptio
 	statusStore.UpdateStrategy = ss
 	statusStore.ResetFieldsStrategy = ss
 	return main, &StatusREST{store: &statusStore}, nil
+}
+
+// Update writes an object, on a stack grown first (see package stack).
+func (r *REST) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, createValidation rest.ValidateObjectFunc, updateValidation rest.ValidateObjectUpdateFunc, forceAllowCreate bool, opts *metav1.UpdateOptions) (runtime.Object, bool, error) {
+	stack.Grow()
+	return r.Store.Update(ctx, name, objInfo, createValidation, updateValidation, forceAllowCreate, opts)
 }
 
 // GetSingularName implements rest.SingularNameProvider.
