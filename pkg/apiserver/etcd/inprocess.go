@@ -1,13 +1,18 @@
 package etcd
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"reflect"
 	goruntime "runtime"
 	"strings"
 	"sync"
 	"time"
 
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/kubernetes"
+	"go.etcd.io/etcd/server/v3/etcdserver"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v3client"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -16,6 +21,7 @@ import (
 	"k8s.io/apiserver/pkg/storage"
 	cacherstorage "k8s.io/apiserver/pkg/storage/cacher"
 	"k8s.io/apiserver/pkg/storage/etcd3"
+	etcdfeature "k8s.io/apiserver/pkg/storage/feature"
 	"k8s.io/apiserver/pkg/storage/storagebackend"
 	"k8s.io/apiserver/pkg/storage/storagebackend/factory"
 	"k8s.io/apiserver/pkg/storage/value/encrypt/identity"
@@ -31,8 +37,22 @@ import (
 // etcd3 store, with its watch cache where the options ask for one, its
 // latency tracking and its compactor. Readiness checks and external tools
 // still reach the member at its client URL.
+//
+// Each resource's storage has a client of its own, as Kubernetes' storage
+// factory gives each one its own connection: the watches of one client
+// share one stream, and etcd answers a stream's progress request only when
+// every watch on it is caught up, so with one client for all, a single
+// lagging watch would keep every other watch cache from learning that it
+// is current (consistent reads and bookmarks waiting on it).
 type InProcess struct {
-	client *kubernetes.Client
+	server   *etcdserver.EtcdServer
+	endpoint string
+	ctx      context.Context
+	cancel   context.CancelFunc
+
+	mu      sync.Mutex
+	clients map[*clientv3.Client]bool // open
+	stopped bool
 
 	once      sync.Once
 	compactor interface {
@@ -42,27 +62,83 @@ type InProcess struct {
 }
 
 // InProcess returns the in-process storage builder of the member; Stop
-// ends its compactor.
+// ends what it started.
 func (e *Embedded) InProcess() *InProcess {
 	e.inProcessOnce.Do(func() {
-		c := v3client.New(e.etcd.Server)
-		// Each request's time in etcd counts in its latency, as with the
-		// socket client.
-		c.KV = etcd3.NewETCDLatencyTracker(c.KV)
-		kc := &kubernetes.Client{Client: c}
-		kc.Kubernetes = kc
-		e.inProcess = &InProcess{client: kc}
+		p := &InProcess{server: e.etcd.Server, endpoint: e.clientURL, clients: map[*clientv3.Client]bool{}}
+		p.ctx, p.cancel = context.WithCancel(context.Background())
+		p.checkFeatures()
+		e.inProcess = p
 	})
 	return e.inProcess
 }
 
-// stop ends the compactor and closes the client.
+// checkFeatures has Kubernetes' storage learn what the member supports
+// (RequestWatchProgress, which consistent reads from the watch cache and
+// watches that start with the current objects need). Its checker asks
+// each endpoint of a client for etcd's version; an in-process client has
+// no endpoint, so it is asked through one named by the member's URL.
+func (p *InProcess) checkFeatures() {
+	c, _, err := p.newClient()
+	if err != nil {
+		return
+	}
+	etcdfeature.DefaultFeatureSupportChecker.CheckClient(p.ctx, named{Client: c.Client, endpoint: p.endpoint}, storage.RequestWatchProgress)
+}
+
+// named is an in-process client that gives its member's URL as its
+// endpoint; Status answers for the member whatever endpoint it is given.
+type named struct {
+	*clientv3.Client
+	endpoint string
+}
+
+func (n named) Endpoints() []string { return []string{n.endpoint} }
+
+// newClient returns a new in-process client and the function that closes
+// it.
+func (p *InProcess) newClient() (*kubernetes.Client, func(), error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return nil, nil, errors.New("the embedded etcd is stopping")
+	}
+	c := v3client.New(p.server)
+	// Each request's time in etcd counts in its latency, as with the
+	// socket client.
+	c.KV = etcd3.NewETCDLatencyTracker(c.KV)
+	p.clients[c] = true
+	kc := &kubernetes.Client{Client: c}
+	kc.Kubernetes = kc
+	return kc, func() { p.close(c) }, nil
+}
+
+// close closes c unless it is closed already.
+func (p *InProcess) close(c *clientv3.Client) {
+	p.mu.Lock()
+	open := p.clients[c]
+	delete(p.clients, c)
+	p.mu.Unlock()
+	if open {
+		_ = c.Close()
+	}
+}
+
+// stop ends the compactor and closes every client still open.
 func (p *InProcess) stop() {
 	p.once.Do(func() {}) // no compactor starts after this
+	p.cancel()
 	if p.compactor != nil {
 		p.compactor.Stop()
 	}
-	_ = p.client.Close()
+	p.mu.Lock()
+	p.stopped = true
+	open := p.clients
+	p.clients = map[*clientv3.Client]bool{}
+	p.mu.Unlock()
+	for c := range open {
+		_ = c.Close()
+	}
 }
 
 // Getter wraps a RESTOptionsGetter so that the storage it configures on
@@ -179,9 +255,17 @@ func (p *InProcess) cached(config *storagebackend.ConfigForResource, resourcePre
 	}, nil
 }
 
-// raw builds Kubernetes' etcd3 store of one resource on the in-process
-// client, as its storage factory builds it on a socket client.
+// raw builds Kubernetes' etcd3 store of one resource on an in-process
+// client of its own, as its storage factory builds it on a socket client.
 func (p *InProcess) raw(config *storagebackend.ConfigForResource, newFunc, newListFunc func() runtime.Object, resourcePrefix string) (storage.Interface, factory.DestroyFunc, error) {
+	compactor, err := p.compactorFor(config.CompactionInterval)
+	if err != nil {
+		return nil, nil, err
+	}
+	client, closeClient, err := p.newClient()
+	if err != nil {
+		return nil, nil, err
+	}
 	transformer := config.Transformer
 	if transformer == nil {
 		transformer = identity.NewEncryptCheckTransformer()
@@ -193,9 +277,10 @@ func (p *InProcess) raw(config *storagebackend.ConfigForResource, newFunc, newLi
 		transformer = etcd3.WithCorruptObjErrorHandlingTransformer(transformer)
 		decoder = etcd3.WithCorruptObjErrorHandlingDecoder(decoder)
 	}
-	store, err := etcd3.New(p.client, p.compactorFor(config.CompactionInterval), config.Codec, newFunc, newListFunc,
+	store, err := etcd3.New(client, compactor, config.Codec, newFunc, newListFunc,
 		config.Prefix, resourcePrefix, config.GroupResource, transformer, config.LeaseManagerConfig, decoder, versioner)
 	if err != nil {
+		closeClient()
 		return nil, nil, err
 	}
 	var s storage.Interface = store
@@ -203,19 +288,33 @@ func (p *InProcess) raw(config *storagebackend.ConfigForResource, newFunc, newLi
 		s = etcd3.NewStoreWithUnsafeCorruptObjectDeletion(s, config.GroupResource)
 	}
 	var once sync.Once
-	return s, func() { once.Do(store.Close) }, nil
+	return s, func() {
+		once.Do(func() {
+			store.Close()
+			closeClient()
+		})
+	}, nil
 }
 
-// compactorFor starts, the first time, the one compactor of the member
-// (none when interval is 0, as the storage factory does).
-func (p *InProcess) compactorFor(interval time.Duration) etcd3.Compactor {
+// compactorFor starts, the first time, the one compactor of the member, on
+// a client of its own (none when interval is 0, as the storage factory
+// does).
+func (p *InProcess) compactorFor(interval time.Duration) (etcd3.Compactor, error) {
+	var err error
 	p.once.Do(func() {
-		if interval != 0 {
-			p.compactor = etcd3.NewCompactor(p.client.Client, interval, clock.RealClock{}, nil)
+		if interval == 0 {
+			return
+		}
+		var client *kubernetes.Client
+		if client, _, err = p.newClient(); err == nil {
+			p.compactor = etcd3.NewCompactor(client.Client, interval, clock.RealClock{}, nil)
 		}
 	})
-	if p.compactor == nil {
-		return nil
+	if err != nil {
+		return nil, fmt.Errorf("start the compactor: %w", err)
 	}
-	return p.compactor
+	if p.compactor == nil {
+		return nil, nil
+	}
+	return p.compactor, nil
 }

@@ -21,6 +21,7 @@ import (
 	serverstorage "k8s.io/apiserver/pkg/server/storage"
 	"k8s.io/apiserver/pkg/storage"
 	cacherstorage "k8s.io/apiserver/pkg/storage/cacher"
+	etcdfeature "k8s.io/apiserver/pkg/storage/feature"
 	"k8s.io/apiserver/pkg/storage/storagebackend"
 	"k8s.io/apiserver/pkg/storage/storagebackend/factory"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -101,6 +102,14 @@ func TestInProcessStorage(t *testing.T) {
 
 	json, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeJSON)
 	codec := scheme.Codecs.CodecForVersions(json.Serializer, json.Serializer, corev1.SchemeGroupVersion, corev1.SchemeGroupVersion)
+	// Kubernetes' storage learns that the member answers progress
+	// requests, which consistent reads from the watch caches need.
+	p := e.InProcess()
+	if err := wait.PollUntilContextTimeout(context.Background(), 20*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		return etcdfeature.DefaultFeatureSupportChecker.Supports(storage.RequestWatchProgress), nil
+	}); err != nil {
+		t.Fatalf("RequestWatchProgress not known to be supported: %v", err)
+	}
 	config := storagebackend.NewDefaultConfig("/registry", codec)
 	config.Transport.ServerList = []string{e.ClientURL()}
 	for _, tc := range []struct {
@@ -113,7 +122,7 @@ func TestInProcessStorage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			opts, err := e.InProcess().Getter(getterOf{StorageConfig: config.ForResource(corev1.Resource("configmaps")),
+			opts, err := p.Getter(getterOf{StorageConfig: config.ForResource(corev1.Resource("configmaps")),
 				Decorator: tc.decorator, ResourcePrefix: "configmaps"}).GetRESTOptions(corev1.Resource("configmaps"), nil)
 			if err != nil {
 				t.Fatal(err)
