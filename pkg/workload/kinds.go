@@ -44,30 +44,12 @@ type interpreter struct {
 // interpreters holds the kinds mco interprets, keyed by "group/Kind" (see
 // kindOf). Each kind's rules live in the file named after it.
 var interpreters = map[string]interpreter{
-	"apps/Deployment": {
-		reflect: reflector(reflectDeployment), health: checker(deploymentHealthy), observe: observer(reflectDeployment, deploymentHealthy),
-		aggregate: aggregator(aggregateDeployment),
-	},
-	"apps/StatefulSet": {
-		reflect: reflector(reflectStatefulSet), health: checker(statefulSetHealthy), observe: observer(reflectStatefulSet, statefulSetHealthy),
-		aggregate: aggregator(aggregateStatefulSet),
-	},
-	"apps/DaemonSet": {
-		reflect: reflector(reflectDaemonSet), health: checker(daemonSetHealthy), observe: observer(reflectDaemonSet, daemonSetHealthy),
-		aggregate: aggregator(aggregateDaemonSet),
-	},
-	"apps/ReplicaSet": {
-		reflect: reflector(reflectReplicaSet), health: checker(replicaSetHealthy), observe: observer(reflectReplicaSet, replicaSetHealthy),
-		aggregate: aggregator(aggregateReplicaSet),
-	},
-	"batch/Job": {
-		reflect: reflector(reflectJob), health: checker(jobHealthy), observe: observer(reflectJob, jobHealthy),
-		aggregate: aggregator(aggregateJob),
-	},
-	"/Service": {
-		reflect: reflector(reflectService), health: checker(serviceHealthy), observe: observer(reflectService, serviceHealthy),
-		aggregate: aggregator(aggregateService),
-	},
+	"apps/Deployment":  typedRules(reflectDeployment, deploymentHealthy, aggregator(aggregateDeployment)),
+	"apps/StatefulSet": typedRules(reflectStatefulSet, statefulSetHealthy, aggregator(aggregateStatefulSet)),
+	"apps/DaemonSet":   typedRules(reflectDaemonSet, daemonSetHealthy, aggregator(aggregateDaemonSet)),
+	"apps/ReplicaSet":  typedRules(reflectReplicaSet, replicaSetHealthy, aggregator(aggregateReplicaSet)),
+	"batch/Job":        typedRules(reflectJob, jobHealthy, aggregator(aggregateJob)),
+	"/Service":         typedRules(reflectService, serviceHealthy, aggregator(aggregateService)),
 	"/PersistentVolumeClaim": {
 		aggregate: aggregator(aggregatePersistentVolumeClaim),
 	},
@@ -90,6 +72,15 @@ func reflector[O any](pick func(o *O, templateGen int64) any) func(*unstructured
 		}
 		return pick(&o, templateGeneration(obj)), nil
 	}
+}
+
+// typedRules are the rules of a kind whose status and health are both
+// read from its typed form O: reflect, health, and the two from one
+// decoding (observe), plus aggregate.
+func typedRules[O any](pick func(o *O, templateGen int64) any, healthy func(o *O) bool,
+	aggregate func(*unstructured.Unstructured, []workv1alpha2.AggregatedStatusItem, metav1.Time) (map[string]any, error),
+) interpreter {
+	return interpreter{reflect: reflector(pick), health: checker(healthy), observe: observer(pick, healthy), aggregate: aggregate}
 }
 
 // observer decodes a member object into its typed form O once, and
