@@ -23,9 +23,7 @@ func printPackageEnd(w io.Writer, p *packageResult) {
 			if t.Action == "" {
 				fmt.Fprintf(w, "=== %s did not finish\n", t.Test)
 			}
-			for _, l := range t.Output {
-				io.WriteString(w, l)
-			}
+			printFailedTest(w, t)
 		}
 		for _, l := range p.Output {
 			if !strings.HasPrefix(l, "ok ") && !strings.HasPrefix(l, "FAIL\t") && l != "FAIL\n" && l != "PASS\n" {
@@ -36,6 +34,22 @@ func printPackageEnd(w io.Writer, p *packageResult) {
 		return
 	}
 	fmt.Fprintf(w, "ok  \t%s\t%s\n", p.Package, seconds(p.Elapsed))
+}
+
+// printFailedTest prints a failed test's output; when a log followed its
+// assertions, those are repeated before its --- FAIL line.
+func printFailedTest(w io.Writer, t *testResult) {
+	again := failureLines(t.Output)
+	for _, l := range t.Output {
+		if again != nil && strings.HasPrefix(strings.TrimSpace(l), "--- FAIL: "+t.Test+" ") {
+			fmt.Fprintf(w, "=== %s failed (its assertions again, after the log above):\n", t.Test)
+			for _, a := range again {
+				io.WriteString(w, a)
+			}
+			again = nil
+		}
+		io.WriteString(w, l)
+	}
 }
 
 // printTestEnd prints one line for a top-level test that ended, so that a

@@ -23,6 +23,7 @@ import (
 
 	"github.com/mco-org/mco/pkg/controllers/taintpolicy"
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
+	"github.com/mco-org/mco/pkg/testing/cli"
 )
 
 // TestRenderedConfigurationRuns runs what the chart renders with its
@@ -115,7 +116,7 @@ func TestRenderedConfigurationRuns(t *testing.T) {
 	}
 
 	// The real kubectl reads the admin kubeconfig too.
-	out, err := exec.CommandContext(ctx, bin(t, "kubectl"), "--kubeconfig", adminPath, "get", "clusters,propagationpolicies", "-A").CombinedOutput()
+	out, err := exec.CommandContext(ctx, bin(t, "kubectl"), "--kubeconfig", adminPath, "--cache-dir", cli.CacheDir(adminPath), "get", "clusters,propagationpolicies", "-A").CombinedOutput()
 	if err != nil {
 		t.Errorf("kubectl get clusters: %v\n%s", err, out)
 	}

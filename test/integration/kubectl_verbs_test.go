@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mco-org/mco/pkg/testing/cli"
 	"github.com/mco-org/mco/test/integration/framework"
 )
 
@@ -56,7 +57,7 @@ func TestKubectlVerbs(t *testing.T) {
 func watchSeesLabel(t *testing.T, s *framework.APIServer) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, framework.Binary(t, "kubectl"), "--kubeconfig", s.Kubeconfig, "--server", s.URL(),
+	cmd := exec.CommandContext(ctx, framework.Binary(t, "kubectl"), "--kubeconfig", s.Kubeconfig, "--cache-dir", cli.CacheDir(s.Kubeconfig), "--server", s.URL(),
 		"get", "deployment", "nginx", "-w", "--output-watch-events", "-o", "jsonpath={.type} {.object.metadata.labels.tier}{\"\\n\"}")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

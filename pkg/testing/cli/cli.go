@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,13 +23,23 @@ type Kubectl struct {
 
 // Run runs kubectl with stdin and returns its combined output.
 func (k Kubectl) Run(stdin string, args ...string) (string, error) {
-	all := append(append([]string{"--kubeconfig", k.Kubeconfig}, k.Args...), args...)
+	all := append(append([]string{"--kubeconfig", k.Kubeconfig, "--cache-dir", CacheDir(k.Kubeconfig)}, k.Args...), args...)
 	cmd := exec.Command(k.Bin, all...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	return out.String(), err
+}
+
+// CacheDir is where kubectl keeps its discovery and HTTP caches for the
+// server of kubeconfig: beside the kubeconfig, not in $HOME/.kube/cache.
+// The shared cache is keyed by host and port only, and test servers take
+// ports the kernel hands out: a server on a port another one (a member's
+// kube-apiserver, say) had before would be described to kubectl by the
+// other's cached discovery.
+func CacheDir(kubeconfig string) string {
+	return filepath.Join(filepath.Dir(kubeconfig), "kubectl-cache")
 }
 
 // Must runs kubectl and fails t when it fails.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mco-org/mco/pkg/testing/cli"
 )
 
 // Kubectl runs the real kubectl (by absolute path, never the one on PATH)
@@ -21,7 +23,7 @@ func (s *APIServer) KubectlWith(t testing.TB, path, stdin string, args ...string
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	full := append([]string{"--kubeconfig", s.Kubeconfig, "--server", s.URL()}, args...)
+	full := append([]string{"--kubeconfig", s.Kubeconfig, "--cache-dir", cli.CacheDir(s.Kubeconfig), "--server", s.URL()}, args...)
 	cmd := exec.CommandContext(ctx, path, full...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
