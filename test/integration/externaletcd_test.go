@@ -51,6 +51,11 @@ func TestExternalEtcdAndTwoReplicas(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(a.DataDir, "etcd")); err == nil {
 		t.Errorf("an embedded etcd was started although --etcd-servers was given")
 	}
+	// Over gRPC, Works stay in the watch cache (reading each before its
+	// write would cost more CPU than the cache costs memory).
+	if metrics := cachedResources(t, a); !strings.Contains(metrics, `group="work.karmada.io",resource="works"`) {
+		t.Errorf("on an external etcd, no watch cache of Works:\n%s", metrics)
+	}
 
 	// Built-in kinds are stored as protobuf, mco's kinds as JSON.
 	a.MustKubectl(t, testdata(t, "deployment.yaml"), "apply", "-f", "-")

@@ -146,12 +146,18 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 
 func modes() []string { return apiserver.AuthorizationModes }
 
+// etcdServersGiven tells whether --etcd-servers names an external etcd;
+// otherwise Run starts the embedded one (and only then fills the list with
+// its URL).
+func (o *Options) etcdServersGiven() bool { return len(o.Etcd.StorageConfig.Transport.ServerList) > 0 }
+
 // aggregated tells whether mco-apiserver runs behind a host's aggregator.
 func (o *Options) aggregated() bool { return o.Mode == ModeAggregated }
 
-// Complete makes the data directory absolute, adds kube-apiserver's default
-// watch-cache sizes and creates the PKI that is missing. The serving
-// certificate is used unless --tls-cert-file is set.
+// Complete makes the data directory absolute, adds the default watch-cache
+// sizes (kube-apiserver's, and Works' on the embedded etcd) and creates the
+// PKI that is missing. The serving certificate is used unless
+// --tls-cert-file is set.
 func (o *Options) Complete() error {
 	abs, err := filepath.Abs(o.DataDir)
 	if err != nil {
@@ -159,7 +165,7 @@ func (o *Options) Complete() error {
 	}
 	o.DataDir = abs
 	if o.Etcd.EnableWatchCache {
-		if o.Etcd.WatchCacheSizes, err = withDefaultWatchCacheSizes(o.Etcd.WatchCacheSizes); err != nil {
+		if o.Etcd.WatchCacheSizes, err = withDefaultWatchCacheSizes(o.Etcd.WatchCacheSizes, !o.etcdServersGiven()); err != nil {
 			return err
 		}
 	}
@@ -202,7 +208,7 @@ func (o *Options) Validate() error {
 	if o.SecureServing.BindPort == 0 {
 		errs = append(errs, errors.New("--secure-port must not be 0"))
 	}
-	if len(o.Etcd.StorageConfig.Transport.ServerList) > 0 {
+	if o.etcdServersGiven() {
 		errs = append(errs, o.Etcd.Validate()...)
 	}
 	if o.ClientCA.KeyFile != "" && o.ClientCA.CertFile == "" {
@@ -237,7 +243,7 @@ func (o *Options) Validate() error {
 // serves until ctx ends.
 func (o *Options) Run(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
-	if len(o.Etcd.StorageConfig.Transport.ServerList) == 0 {
+	if !o.etcdServersGiven() {
 		e, err := etcd.Start(ctx, o.DataDir)
 		if err != nil {
 			return err

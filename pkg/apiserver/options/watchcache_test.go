@@ -8,19 +8,21 @@ import (
 
 func TestWithDefaultWatchCacheSizes(t *testing.T) {
 	tests := []struct {
-		name    string
-		given   []string
-		want    string
-		wantErr bool
+		name     string
+		given    []string
+		external bool
+		want     string
+		wantErr  bool
 	}{
-		{name: "Events are not cached by default", want: "events#0,events.events.k8s.io#0"},
-		{name: "the user's size wins", given: []string{"events#100"}, want: "events#100,events.events.k8s.io#0"},
-		{name: "other resources are added", given: []string{"works.work.karmada.io#0"}, want: "events#0,events.events.k8s.io#0,works.work.karmada.io#0"},
+		{name: "Events and Works are not cached by default", want: "events#0,events.events.k8s.io#0,works.work.karmada.io#0"},
+		{name: "on an external etcd, Works are", external: true, want: "events#0,events.events.k8s.io#0"},
+		{name: "the user's size wins", given: []string{"events#100", "works.work.karmada.io#100"}, want: "events#100,events.events.k8s.io#0,works.work.karmada.io#100"},
+		{name: "other resources are added", given: []string{"resourcebindings.work.karmada.io#0"}, want: "events#0,events.events.k8s.io#0,resourcebindings.work.karmada.io#0,works.work.karmada.io#0"},
 		{name: "malformed", given: []string{"events"}, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := withDefaultWatchCacheSizes(tt.given)
+			got, err := withDefaultWatchCacheSizes(tt.given, !tt.external)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}

@@ -11,10 +11,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -30,10 +30,15 @@ var errContentRemains = controller.Retry("namespace still has content")
 // namespace may hold thousands of one kind (Events).
 const deletePage = 500
 
+// recheckMax bounds the wait between two passes over a namespace whose
+// content is still being deleted (held by finalizers, e.g. bindings until
+// the members' copies are gone).
+const recheckMax = 5 * time.Second
+
 // Controller empties Terminating namespaces and completes their deletion.
 type Controller struct {
 	kube      kubernetes.Interface
-	dynamic   dynamic.Interface
+	metadata  metadata.Interface
 	discovery discovery.DiscoveryInterface
 	lister    corelisters.NamespaceLister
 	informers informers.SharedInformerFactory
@@ -46,19 +51,24 @@ func New(cfg *rest.Config, inf informers.SharedInformerFactory) (*Controller, er
 	if err != nil {
 		return nil, fmt.Errorf("namespace controller client: %w", err)
 	}
-	dyn, err := dynamic.NewForConfig(cfg)
+	// Only names and deletion marks are read: the metadata client lists
+	// PartialObjectMetadata (protobuf) rather than whole objects as JSON.
+	meta, err := metadata.NewForConfig(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("namespace controller dynamic client: %w", err)
+		return nil, fmt.Errorf("namespace controller metadata client: %w", err)
 	}
 	nsInformer := inf.Core().V1().Namespaces()
 	c := &Controller{
 		kube:      kube,
-		dynamic:   dyn,
+		metadata:  meta,
 		discovery: kube.Discovery(),
 		lister:    nsInformer.Lister(),
 		informers: inf,
 	}
-	c.loop = controller.New("namespace-finalizer", c.sync, controller.WithBackoff(100*time.Millisecond, 30*time.Second))
+	// A namespace whose content is still going is looked at again at most
+	// recheckMax later: a pass lists metadata only, and the namespace goes
+	// within moments of its last object.
+	c.loop = controller.New("namespace-finalizer", c.sync, controller.WithBackoff(100*time.Millisecond, recheckMax))
 	c.loop.WaitFor(nsInformer.Informer().HasSynced)
 	_, err = nsInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueue,
@@ -128,19 +138,19 @@ func (c *Controller) deleteContent(ctx context.Context, name string) error {
 		return fmt.Errorf("discover namespaced resources: %w", err)
 	}
 	var failed []error
-	remaining := 0
+	remaining := false
 	for _, gvr := range deletableResources(lists) {
 		left, err := c.emptyResource(ctx, gvr, name)
 		if err != nil {
 			failed = append(failed, err)
 			continue
 		}
-		remaining += left
+		remaining = remaining || left
 	}
 	if len(failed) > 0 {
 		return errors.Join(failed...)
 	}
-	if remaining > 0 {
+	if remaining {
 		return errContentRemains
 	}
 	return nil
@@ -148,35 +158,34 @@ func (c *Controller) deleteContent(ctx context.Context, name string) error {
 
 // emptyResource deletes the objects of one resource in a namespace a page
 // at a time, so that no request runs long however many there are, and
-// returns how many are left (being deleted, held by finalizers).
-func (c *Controller) emptyResource(ctx context.Context, gvr schema.GroupVersionResource, ns string) (int, error) {
-	client := c.dynamic.Resource(gvr).Namespace(ns)
+// returns whether some are left (being deleted, held by finalizers). It
+// reads the objects' metadata only.
+func (c *Controller) emptyResource(ctx context.Context, gvr schema.GroupVersionResource, ns string) (bool, error) {
+	client := c.metadata.Resource(gvr).Namespace(ns)
 	cont := ""
 	for {
 		opts := metav1.ListOptions{Limit: deletePage, Continue: cont}
 		page, err := client.List(ctx, opts)
 		if apierrors.IsNotFound(err) {
-			return 0, nil
+			return false, nil
 		}
 		if err != nil {
-			return 0, fmt.Errorf("list %s in namespace %q: %w", gvr, ns, err)
+			return false, fmt.Errorf("list %s in namespace %q: %w", gvr, ns, err)
 		}
 		// A page of objects already being deleted needs no request.
 		if live(page.Items) > 0 {
 			if err := client.DeleteCollection(ctx, metav1.DeleteOptions{}, opts); err != nil && !apierrors.IsNotFound(err) {
-				return 0, fmt.Errorf("delete %s in namespace %q: %w", gvr, ns, err)
+				return false, fmt.Errorf("delete %s in namespace %q: %w", gvr, ns, err)
 			}
 		}
 		if cont = page.GetContinue(); cont == "" {
 			break
 		}
 	}
-	left, err := client.List(ctx, metav1.ListOptions{Limit: deletePage})
+	// One object tells that the namespace is not empty yet.
+	left, err := client.List(ctx, metav1.ListOptions{Limit: 1})
 	if err != nil && !apierrors.IsNotFound(err) {
-		return 0, fmt.Errorf("list %s in namespace %q: %w", gvr, ns, err)
+		return false, fmt.Errorf("list %s in namespace %q: %w", gvr, ns, err)
 	}
-	if err != nil {
-		return 0, nil
-	}
-	return len(left.Items), nil
+	return err == nil && len(left.Items) > 0, nil
 }

@@ -7,11 +7,10 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	discoveryfake "k8s.io/client-go/discovery/fake"
-	dynamicfake "k8s.io/client-go/dynamic/fake"
+	metadatafake "k8s.io/client-go/metadata/fake"
 	clienttesting "k8s.io/client-go/testing"
 )
 
@@ -35,31 +34,30 @@ func TestDeleteContentGoesOnPastAFailingKind(t *testing.T) {
 		{Name: "configmaps", Namespaced: true, Verbs: all},
 		{Name: "secrets", Namespaced: true, Verbs: all},
 	}}}
-	object := func(kind, name string) *unstructured.Unstructured {
-		u := &unstructured.Unstructured{}
-		u.SetAPIVersion("v1")
-		u.SetKind(kind)
-		u.SetNamespace("shop")
-		u.SetName(name)
-		return u
+	object := func(kind, name string) *metav1.PartialObjectMetadata {
+		return &metav1.PartialObjectMetadata{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: kind},
+			ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: name},
+		}
 	}
-	scheme := runtime.NewScheme()
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme, map[schema.GroupVersionResource]string{
-		{Version: "v1", Resource: "events"}:     "EventList",
-		{Version: "v1", Resource: "configmaps"}: "ConfigMapList",
-		{Version: "v1", Resource: "secrets"}:    "SecretList",
-	}, object("Event", "e1"), object("ConfigMap", "c1"), object("Secret", "s1"))
-	dyn.PrependReactor("delete-collection", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
+	scheme := metadatafake.NewTestScheme()
+	for _, kind := range []string{"Event", "ConfigMap", "Secret"} {
+		scheme.AddKnownTypeWithName(schema.GroupVersionKind{Version: "v1", Kind: kind}, &metav1.PartialObjectMetadata{})
+		scheme.AddKnownTypeWithName(schema.GroupVersionKind{Version: "v1", Kind: kind + "List"}, &metav1.PartialObjectMetadataList{})
+	}
+	meta := metadatafake.NewSimpleMetadataClient(scheme,
+		object("Event", "e1"), object("ConfigMap", "c1"), object("Secret", "s1"))
+	meta.PrependReactor("delete-collection", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, errors.New("etcd is slow")
 	})
-	c := &Controller{dynamic: dyn, discovery: preferred{FakeDiscovery: &discoveryfake.FakeDiscovery{}, lists: lists}}
+	c := &Controller{metadata: meta, discovery: preferred{FakeDiscovery: &discoveryfake.FakeDiscovery{}, lists: lists}}
 
 	err := c.deleteContent(context.Background(), "shop")
 	if err == nil || !strings.Contains(err.Error(), "etcd is slow") {
 		t.Fatalf("deleteContent = %v, want the configmaps' failure", err)
 	}
 	var deleted []string
-	for _, a := range dyn.Actions() {
+	for _, a := range meta.Actions() {
 		if a.GetVerb() == "delete-collection" {
 			deleted = append(deleted, a.GetResource().Resource)
 		}

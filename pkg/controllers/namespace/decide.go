@@ -9,7 +9,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -81,10 +80,10 @@ func deletableResources(lists []*metav1.APIResourceList) []schema.GroupVersionRe
 }
 
 // live counts the objects not yet being deleted.
-func live(items []unstructured.Unstructured) int {
+func live(items []metav1.PartialObjectMetadata) int {
 	n := 0
 	for i := range items {
-		if items[i].GetDeletionTimestamp() == nil {
+		if items[i].DeletionTimestamp == nil {
 			n++
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -66,16 +65,15 @@ func TestDeletableResources(t *testing.T) {
 
 func TestLive(t *testing.T) {
 	t.Parallel()
-	deleting := unstructured.Unstructured{}
 	now := metav1.Now()
-	deleting.SetDeletionTimestamp(&now)
+	deleting := metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{DeletionTimestamp: &now}}
 	cases := []struct {
 		name  string
-		items []unstructured.Unstructured
+		items []metav1.PartialObjectMetadata
 		want  int
 	}{
 		{"none", nil, 0},
-		{"objects being deleted do not count", []unstructured.Unstructured{deleting, {}, deleting, {}}, 2},
+		{"objects being deleted do not count", []metav1.PartialObjectMetadata{deleting, {}, deleting, {}}, 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
