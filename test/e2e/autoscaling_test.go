@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -260,12 +261,7 @@ func TestFederatedHPADuplicated(t *testing.T) {
 	ns := namespace(t, "e2e-fhpa-dup")
 	kubectl(t, deploymentYAML(ns, "web", 1, "10m")+"---\n"+duplicatedPolicy(ns, "web", "member1, member2"), "apply", "-f", "-")
 	waitReplicas(t, ns, "web", map[string]int32{"member1": 1, "member2": 1})
-	for _, m := range []string{"member1", "member2"} {
-		if err := setPodCPU(context.Background(), t, m, ns, "web", "10m"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	waitPodCPU(t, ns, "web", map[string]int{"10m": 2})
+	setAndWaitPodCPU(t, ns, "web", []string{"member1", "member2"}, 10, 2)
 	kubectl(t, fhpaYAML(ns, "web", 1, 4), "apply", "-f", "-")
 	kube, mco := mcoClients(t)
 	templateReplicas := func(ctx context.Context) int32 {
@@ -311,24 +307,47 @@ func TestFederatedHPADuplicated(t *testing.T) {
 	})
 }
 
-// waitPodCPU waits until mco's metrics.k8s.io reads the CPU use of the
-// Deployment's pods (app=name) that kwok reports after setPodCPU: count
-// pods at each use (kubectl top's column, e.g. "6m").
-func waitPodCPU(t *testing.T, ns, name string, want map[string]int) {
+// setAndWaitPodCPU sets the CPU use kwok reports for the Deployment's
+// pods (app=name) in members to milli millicores, again on every try (a pod
+// its ReplicaSet starts after a try has kwok's default), until mco's
+// metrics.k8s.io reads pods pods at about that use (kubectl top's column:
+// a rate over two samples, which reads 11m for 10m on a busy machine).
+func setAndWaitPodCPU(t *testing.T, ns, name string, members []string, milli int64, pods int) {
 	t.Helper()
-	eventually(t, 120*time.Second, fmt.Sprintf("kubectl top pods reads CPU %v", want), func(context.Context) (bool, string) {
+	cpu := fmt.Sprintf("%dm", milli)
+	eventually(t, 120*time.Second, fmt.Sprintf("kubectl top pods reads %d pods at about %s", pods, cpu), func(ctx context.Context) (bool, string) {
+		for _, m := range members {
+			if err := setPodCPU(ctx, t, m, ns, name, cpu); err != nil {
+				return false, err.Error()
+			}
+		}
 		out, err := kubectlErr("", "top", "pods", "-n", ns, "-l", "app="+name, "--no-headers")
 		if err != nil {
 			return false, out
 		}
-		got := map[string]int{}
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			if f := strings.Fields(line); len(f) >= 2 && f[0] != "Warning:" {
-				got[f[1]]++
-			}
-		}
-		return fmt.Sprint(got) == fmt.Sprint(want), out
+		return podsNear(out, milli) == pods, out
 	})
+}
+
+// podsNear counts the lines of kubectl top pods whose CPU column is within
+// a fifth of milli millicores (at least 1m either way).
+func podsNear(top string, milli int64) int {
+	slack := max(milli/5, 1)
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(top), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] == "Warning:" {
+			continue
+		}
+		q, err := resource.ParseQuantity(f[1])
+		if err != nil {
+			continue
+		}
+		if d := q.MilliValue() - milli; d >= -slack && d <= slack {
+			n++
+		}
+	}
+	return n
 }
 
 // fhpaWithoutMember (TestMember2Outage): a Deployment of 4 replicas
