@@ -9,6 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.0
 # so that one build cache serves mco's binaries, the member binaries, vet and
 # the tests (hack/build-env.sh, sourced by the scripts, says the same).
 export CGO_ENABLED := 0
+export GOFLAGS := $(strip $(filter-out -tags=fieldsv1string,$(GOFLAGS)) -tags=fieldsv1string)
 
 .PHONY: all build images test test-unit verify update clean
 

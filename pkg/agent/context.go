@@ -35,7 +35,7 @@ func (a *Agent) newContext(ctx context.Context) (*shared.Context, error) {
 	leases := kubeinformers.NewSharedInformerFactoryWithOptions(kube, 0, kubeinformers.WithNamespace(join.Namespace),
 		kubeinformers.WithTweakListOptions(func(o *metav1.ListOptions) {
 			o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()
-		}), kubeinformers.WithTransform(controller.DropManagedFields))
+		}), kubeinformers.WithTransform(controller.SlimMetadata))
 	members, err := member.NewLocal(ctx, name, a.cfg.Member)
 	if err != nil {
 		return nil, err

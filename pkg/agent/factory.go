@@ -32,9 +32,9 @@ func newOwnFactory(mco mcoclient.Interface, cluster string) *ownFactory {
 	}
 	return &ownFactory{
 		SharedInformerFactory: mcoinformers.NewSharedInformerFactoryWithOptions(mco, resync,
-			mcoinformers.WithNamespace(names.ExecutionSpace(cluster)), mcoinformers.WithTransform(controller.DropManagedFields)),
+			mcoinformers.WithNamespace(names.ExecutionSpace(cluster)), mcoinformers.WithTransform(controller.SlimMetadata)),
 		clusters: mcoinformers.NewSharedInformerFactoryWithOptions(mco, resync,
-			mcoinformers.WithTweakListOptions(byName), mcoinformers.WithTransform(controller.DropManagedFields)),
+			mcoinformers.WithTweakListOptions(byName), mcoinformers.WithTransform(controller.SlimMetadata)),
 	}
 }
 

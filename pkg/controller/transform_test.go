@@ -1,7 +1,9 @@
 package controller
 
 import (
+	"runtime"
 	"testing"
+	"unsafe"
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -9,7 +11,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-func TestDropManagedFields(t *testing.T) {
+func TestSlimMetadata(t *testing.T) {
 	fields := []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationApply}}
 	typed := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "a", ManagedFields: fields}}
 	u := &unstructured.Unstructured{}
@@ -30,9 +32,9 @@ func TestDropManagedFields(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := DropManagedFields(tt.in)
+			out, err := SlimMetadata(tt.in)
 			if err != nil {
-				t.Fatalf("DropManagedFields: %v", err)
+				t.Fatalf("SlimMetadata: %v", err)
 			}
 			if out == nil {
 				t.Fatal("object lost")
@@ -44,5 +46,46 @@ func TestDropManagedFields(t *testing.T) {
 	}
 	if _, found, _ := unstructured.NestedFieldNoCopy(u.Object, "metadata", "managedFields"); found {
 		t.Error("unstructured object keeps an empty managedFields key")
+	}
+}
+
+// TestSlimMetadataInterns: labels, annotations, the namespace, finalizers
+// and owners' kinds keep their content, and two objects decoded apart (a
+// garbage collection between them) share the bytes of equal strings.
+func TestSlimMetadataInterns(t *testing.T) {
+	decoded := func() *appsv1.Deployment {
+		// Built from bytes each time, as a decoder builds them.
+		s := func(b string) string { return string([]byte(b)) }
+		return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: s("shop"),
+			Labels:          map[string]string{s("app"): s("web")},
+			Annotations:     map[string]string{s("propagationpolicy.karmada.io/name"): s("web-policy")},
+			Finalizers:      []string{s("karmada.io/binding-controller")},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: s("apps/v1"), Kind: s("ReplicaSet"), Name: "a-1"}}}}
+	}
+	a := decoded()
+	runtime.GC()
+	b := decoded()
+	u := &unstructured.Unstructured{}
+	u.SetLabels(map[string]string{"app": "web"})
+	u.SetNamespace("shop")
+	u.SetFinalizers([]string{"karmada.io/binding-controller"})
+	for _, obj := range []any{a, b, u} {
+		if _, err := SlimMetadata(obj); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a.Labels["app"] != "web" || a.Annotations["propagationpolicy.karmada.io/name"] != "web-policy" || u.GetLabels()["app"] != "web" ||
+		a.Namespace != "shop" || u.GetNamespace() != "shop" || u.GetFinalizers()[0] != "karmada.io/binding-controller" || a.OwnerReferences[0].Kind != "ReplicaSet" {
+		t.Fatalf("content changed: %+v %+v", a.ObjectMeta, u.Object)
+	}
+	for what, pair := range map[string][2]string{
+		"annotation value": {a.Annotations["propagationpolicy.karmada.io/name"], b.Annotations["propagationpolicy.karmada.io/name"]},
+		"namespace":        {a.Namespace, b.Namespace},
+		"finalizer":        {a.Finalizers[0], b.Finalizers[0]},
+		"owner's kind":     {a.OwnerReferences[0].Kind, b.OwnerReferences[0].Kind},
+	} {
+		if unsafe.StringData(pair[0]) != unsafe.StringData(pair[1]) {
+			t.Errorf("equal %ss of two objects are kept twice", what)
+		}
 	}
 }

@@ -54,14 +54,14 @@ func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.Co
 	}
 	const resync = 0 // controllers requeue what they need themselves
 	// No controller reads managedFields: caches go without them.
-	mcoInf := mcoinformers.NewSharedInformerFactoryWithOptions(mco, resync, mcoinformers.WithTransform(controller.DropManagedFields))
-	kubeInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithTransform(controller.DropManagedFields))
+	mcoInf := mcoinformers.NewSharedInformerFactoryWithOptions(mco, resync, mcoinformers.WithTransform(controller.SlimMetadata))
+	kubeInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithTransform(controller.SlimMetadata))
 	// Member credentials live in karmada-cluster, where join writes them.
 	secretInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithNamespace(join.Namespace),
-		kubeinformers.WithTransform(controller.DropManagedFields))
+		kubeinformers.WithTransform(controller.SlimMetadata))
 	revisionInf := kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeinformers.WithTweakListOptions(func(o *metav1.ListOptions) {
 		o.LabelSelector = rolloutv1alpha1.RolloutLabel
-	}), kubeinformers.WithTransform(controller.DropManagedFields))
+	}), kubeinformers.WithTransform(controller.SlimMetadata))
 	proto, err := protowatch.NewClients(cfg)
 	if err != nil {
 		return nil, err

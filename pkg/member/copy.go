@@ -9,15 +9,21 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/mco-org/mco/pkg/intern"
 )
 
 // Copy is a member's object as the informers of the objects mco applied
 // keep it: the metadata their handlers read on every event, typed, and
-// the object itself as JSON (as the member sent it, or encoded from its
-// Go type for kinds watched as protobuf; without managedFields and the
-// left-out fields), decoded only when a controller reads it. Kept
-// as unstructured maps, 40,000 such copies were the largest live holder
-// of mco-controller-manager's memory (README: bench-scale's figures).
+// the rest of the object as JSON (as the member sent it, or encoded from
+// its Go type for kinds watched as protobuf; without managedFields and the
+// left-out fields), decoded only when a controller reads it. Labels and
+// annotations are kept once, in the typed metadata (the JSON has none;
+// Object puts them back), their strings shared with every other object
+// that holds them (package intern): a copy's annotations are most of
+// its metadata (mco's own on every applied object).
+// Kept as unstructured maps, such copies were the largest live holder of
+// mco-controller-manager's memory (README: bench-scale's figures).
 type Copy struct {
 	metav1.TypeMeta
 	metav1.ObjectMeta
@@ -42,27 +48,44 @@ func (c *Copy) Object() (*unstructured.Unstructured, error) {
 	if err := u.UnmarshalJSON(c.raw); err != nil {
 		return nil, fmt.Errorf("decode %s %s/%s: %w", c.Kind, c.Namespace, c.Name, err)
 	}
+	// The setters copy the maps into the object's own.
+	if c.Labels != nil {
+		u.SetLabels(c.Labels)
+	}
+	if c.Annotations != nil {
+		u.SetAnnotations(c.Annotations)
+	}
 	return u, nil
 }
 
 // newCopy keeps u, which it no longer needs, as a Copy.
 func newCopy(u *unstructured.Unstructured) (*Copy, error) {
+	c := copyOf(u, u.GetAPIVersion(), u.GetKind())
+	if m, ok := u.Object["metadata"].(map[string]any); ok {
+		delete(m, "labels")
+		delete(m, "annotations")
+	}
 	raw, err := json.Marshal(u.Object)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s %s/%s: %w", u.GetKind(), u.GetNamespace(), u.GetName(), err)
 	}
-	return copyOf(u, u.GetAPIVersion(), u.GetKind(), raw), nil
+	c.raw = raw
+	return c, nil
 }
 
-// copyOf makes the Copy of an object with metadata m and JSON raw.
-func copyOf(m metav1.Object, apiVersion, kind string, raw []byte) *Copy {
-	c := &Copy{raw: raw}
+// copyOf makes the Copy of an object with metadata m, its JSON yet to be
+// set (without labels and annotations).
+func copyOf(m metav1.Object, apiVersion, kind string) *Copy {
+	c := &Copy{}
 	c.APIVersion, c.Kind = apiVersion, kind
 	c.Namespace, c.Name, c.UID = m.GetNamespace(), m.GetName(), m.GetUID()
 	c.ResourceVersion, c.Generation = m.GetResourceVersion(), m.GetGeneration()
 	c.CreationTimestamp, c.DeletionTimestamp = m.GetCreationTimestamp(), m.GetDeletionTimestamp()
 	c.Labels, c.Annotations = m.GetLabels(), m.GetAnnotations()
 	c.OwnerReferences, c.Finalizers = m.GetOwnerReferences(), m.GetFinalizers()
+	// m is freshly decoded (an informer's transform): its lists may be
+	// interned in place; the maps are replaced by interned copies.
+	intern.Metadata(c)
 	return c
 }
 

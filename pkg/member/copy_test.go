@@ -1,6 +1,7 @@
 package member
 
 import (
+	"bytes"
 	"reflect"
 	"testing"
 
@@ -38,6 +39,10 @@ func TestCopy(t *testing.T) {
 	}
 	if c.GetGeneration() != 3 || c.GetResourceVersion() != "7" || c.GetAnnotations()["work.karmada.io/name"] != "web-abc" || c.GroupVersionKind().Kind != "Deployment" {
 		t.Errorf("metadata %+v %+v", c.TypeMeta, c.ObjectMeta)
+	}
+	// Labels and annotations are kept once, in the typed metadata.
+	if bytes.Contains(c.raw, []byte("permanent-id")) || bytes.Contains(c.raw, []byte("web-abc")) {
+		t.Errorf("the copy's JSON repeats its labels or annotations: %s", c.raw)
 	}
 	for name, item := range map[string]any{"copy": c, "deep copy": c.DeepCopyObject(), "tombstone": cache.DeletedFinalStateUnknown{Key: "ns/web", Obj: c}} {
 		got, err := AsObject(item)

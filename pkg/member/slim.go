@@ -19,7 +19,7 @@ func slimTyped(obj interface{}) (interface{}, error) {
 	case *corev1.Node:
 		return slimNode(o), nil
 	}
-	return controller.DropManagedFields(obj)
+	return controller.SlimMetadata(obj)
 }
 
 // SlimPod keeps a pod's identity, its phase, its node and what it requests

@@ -74,11 +74,15 @@ func slimAppliedTyped(gvk schema.GroupVersionKind) func(runtime.Object) (any, er
 		m.SetManagedFields(nil)
 		leaveOut(obj)
 		obj.GetObjectKind().SetGroupVersionKind(gvk)
+		c := copyOf(m, apiVersion, gvk.Kind)
+		m.SetLabels(nil) // kept in c's metadata only
+		m.SetAnnotations(nil)
 		raw, err := json.Marshal(obj)
 		if err != nil {
 			return nil, fmt.Errorf("encode %s %s/%s: %w", gvk.Kind, m.GetNamespace(), m.GetName(), err)
 		}
-		return copyOf(m, apiVersion, gvk.Kind, raw), nil
+		c.raw = raw
+		return c, nil
 	}
 }
 

@@ -40,7 +40,7 @@ func deployment(name string) *appsv1.Deployment {
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", UID: "u-1", ResourceVersion: "7", Generation: 2,
 			CreationTimestamp: created, Labels: map[string]string{"app": name}, Annotations: map[string]string{"a": "b"},
 			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationApply,
-				APIVersion: "apps/v1", Time: &created, FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{}}`)}}}},
+				APIVersion: "apps/v1", Time: &created, FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:spec":{}}`)}}},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To[int32](3),
 			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}},

@@ -52,7 +52,7 @@ type Scheduler struct {
 // New builds the loop over a client of mco-apiserver; decisions are
 // recorded as Events with recorder.
 func New(client mcoclient.Interface, m *metrics.Scheduler, schedulerName string, recorder record.EventRecorder, eviction EvictionOptions) (*Scheduler, error) {
-	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTransform(controller.DropManagedFields))
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTransform(controller.SlimMetadata))
 	rbs := factory.Work().V1alpha2().ResourceBindings()
 	if err := indexWorkloadGroups(rbs.Informer()); err != nil {
 		return nil, fmt.Errorf("scheduler: %w", err)

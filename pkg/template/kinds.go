@@ -119,7 +119,7 @@ func (r *Resources) informer(x Resource) cache.SharedIndexInformer {
 		klog.Background().Error(err, "Templates of this kind are watched as JSON", "kind", x.GVK)
 	}
 	inf := dynamicinformer.NewFilteredDynamicInformer(r.client, x.GVR, metav1.NamespaceAll, r.resync, indexers, nil).Informer()
-	_ = inf.SetTransform(controller.DropManagedFields) // fails only once started; this one is new
+	_ = inf.SetTransform(controller.SlimMetadata) // fails only once started; this one is new
 	return inf
 }
 

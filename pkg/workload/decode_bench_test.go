@@ -37,7 +37,7 @@ func benchDeployment(b *testing.B) *unstructured.Unstructured {
 		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
 		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", Generation: 2, Labels: labels,
 			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "mco", Operation: metav1.ManagedFieldsOperationApply, APIVersion: "apps/v1",
-				FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"nginx\"}":{".":{},"f:image":{},"f:name":{}}}}}}}`)}}}},
+				FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"nginx\"}":{".":{},"f:image":{},"f:name":{}}}}}}}`)}}},
 		Spec: appsv1.DeploymentSpec{Replicas: ptr[int32](3), Selector: &metav1.LabelSelector{MatchLabels: labels},
 			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: corev1.PodSpec{Containers: []corev1.Container{{
 				Name: "nginx", Image: "nginx:1.25", Ports: []corev1.ContainerPort{{ContainerPort: 80}},

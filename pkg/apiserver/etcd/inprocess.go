@@ -222,7 +222,10 @@ func (p *InProcess) cached(config *storagebackend.ConfigForResource, resourcePre
 	keyFunc func(runtime.Object) (string, error), newFunc, newListFunc func() runtime.Object,
 	getAttrs storage.AttrFunc, triggers storage.IndexerFuncs, indexers *cache.Indexers,
 ) (storage.Interface, factory.DestroyFunc, error) {
-	s, destroy, err := p.raw(config, newFunc, newListFunc, resourcePrefix)
+	// What the watch cache keeps is decoded with its metadata interned.
+	interning := *config
+	interning.Codec = internCodec{config.Codec}
+	s, destroy, err := p.raw(&interning, newFunc, newListFunc, resourcePrefix)
 	if err != nil {
 		return nil, nil, err
 	}
