@@ -75,9 +75,17 @@ proto_tmp=$(mktemp -d)
 trap 'rm -rf "${proto_tmp}"' EXIT
 mkdir -p "${proto_tmp}/bin" "${proto_tmp}/src/$(dirname "${MODULE}")"
 ln -s "${ROOT}" "${proto_tmp}/src/${MODULE}"
+# go list -m names a module's directory only once it is in the module cache,
+# which a fresh machine's build has not needed gogo's for.
+go mod download "${PROTO_DEPS[@]}"
 for m in "${PROTO_DEPS[@]}"; do
+  dir=$(go list -m -f '{{.Dir}}' "${m}")
+  if [[ -z "${dir}" ]]; then
+    echo "update-codegen: no directory for module ${m}" >&2
+    exit 1
+  fi
   mkdir -p "${proto_tmp}/src/$(dirname "${m}")"
-  ln -s "$(go list -m -f '{{.Dir}}' "${m}")" "${proto_tmp}/src/${m}"
+  ln -s "${dir}" "${proto_tmp}/src/${m}"
 done
 ln -s "${protoc_path}" "${proto_tmp}/bin/protoc"
 go build -o "${proto_tmp}/bin/" k8s.io/code-generator/cmd/go-to-protobuf \
