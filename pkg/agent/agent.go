@@ -29,6 +29,7 @@ import (
 	mcoclient "github.com/mco-org/mco/pkg/generated/clientset/versioned"
 	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/metrics"
+	"github.com/mco-org/mco/pkg/slimwire"
 )
 
 // Config is what the agent runs with.
@@ -100,7 +101,7 @@ func New(ctx context.Context, cfg Config, m *metrics.ControllerManager, own *met
 	}
 	a.mcoConfig.QPS, a.mcoConfig.Burst, a.mcoConfig.UserAgent = cfg.QPS, cfg.Burst, componentName
 	watchMCO(a.mcoConfig, own, &a.refused)
-	if a.mco, err = mcoclient.NewForConfig(kubeconfig.Protobuf(a.mcoConfig)); err != nil {
+	if a.mco, err = mcoclient.NewForConfig(slimwire.ForComponents(kubeconfig.Protobuf(a.mcoConfig))); err != nil {
 		return nil, fmt.Errorf("mco client: %w", err)
 	}
 	return a, nil

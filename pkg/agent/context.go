@@ -18,6 +18,7 @@ import (
 	"github.com/mco-org/mco/pkg/join"
 	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/member"
+	"github.com/mco-org/mco/pkg/slimwire"
 )
 
 // componentName names the agent in Leases, Events and metrics.
@@ -28,7 +29,7 @@ const componentName = "mco-agent"
 // clients. Nothing of it outlives ctx.
 func (a *Agent) newContext(ctx context.Context) (*shared.Context, error) {
 	name := a.cfg.Identity.Name
-	kube, err := kubernetes.NewForConfig(kubeconfig.Protobuf(a.mcoConfig))
+	kube, err := kubernetes.NewForConfig(slimwire.ForComponents(kubeconfig.Protobuf(a.mcoConfig)))
 	if err != nil {
 		return nil, fmt.Errorf("kube client of mco: %w", err)
 	}

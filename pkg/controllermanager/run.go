@@ -34,12 +34,14 @@ import (
 	"github.com/mco-org/mco/pkg/member"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/protowatch"
+	"github.com/mco-org/mco/pkg/slimwire"
 	"github.com/mco-org/mco/pkg/template"
 )
 
 // newContext builds the clients, informer factories and caches every
 // controller shares.
 func newContext(ctx context.Context, cfg *rest.Config, o *options, m *metrics.ControllerManager) (*shared.Context, error) {
+	cfg = slimwire.ForComponents(cfg) // answers decoded without managedFields
 	mco, err := mcoclient.NewForConfig(kubeconfig.Protobuf(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("mco client: %w", err)

@@ -27,6 +27,7 @@ import (
 	clusterlisters "github.com/mco-org/mco/pkg/generated/listers/cluster/v1alpha1"
 	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/protowatch"
+	"github.com/mco-org/mco/pkg/slimwire"
 )
 
 // Clients reach one member cluster. They are shared: do not modify.
@@ -233,6 +234,7 @@ func (m *Manager) build(c *clusterv1alpha1.Cluster, secret *corev1.Secret, fp st
 // newClients builds the clients of cluster from cfg; their informers run
 // until parent ends or the clients are stopped.
 func newClients(parent context.Context, cluster string, cfg *rest.Config) (*Clients, error) {
+	cfg = slimwire.ForComponents(cfg) // the members' answers decoded without managedFields
 	kube, err := kubernetes.NewForConfig(kubeconfig.Protobuf(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("client of cluster %s: %w", cluster, err)

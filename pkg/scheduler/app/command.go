@@ -17,6 +17,7 @@ import (
 	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/metrics"
 	"github.com/mco-org/mco/pkg/scheduler"
+	"github.com/mco-org/mco/pkg/slimwire"
 	"github.com/mco-org/mco/pkg/version"
 	"k8s.io/client-go/kubernetes"
 )
@@ -85,6 +86,7 @@ func (o *options) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	cfg = slimwire.ForComponents(cfg) // answers decoded without managedFields
 	client, err := mcoclient.NewForConfig(kubeconfig.Protobuf(cfg))
 	if err != nil {
 		return err
