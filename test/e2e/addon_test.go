@@ -362,10 +362,19 @@ func TestAddonChartUnavailable(t *testing.T) {
 
 	repo.SetDown(false)
 	repo.Add(t, tinyChart(t, "1.1.0", nil))
-	got := waitAddon(t, name, map[string]string{"member1": "Healthy", "member2": "Healthy"}, 2*time.Minute)
-	if got["member1"].ChartVersion != "1.1.0" {
-		t.Errorf("member1 runs chart %s, want 1.1.0", got["member1"].ChartVersion)
-	}
+	// member1 is Healthy all along (on 1.0.0): wait for the version too.
+	eventually(t, 2*time.Minute, "both members Healthy on chart 1.1.0", func(ctx context.Context) (bool, string) {
+		got, err := addonPhases(ctx, t, name)
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, c := range []string{"member1", "member2"} {
+			if s, ok := got[c]; !ok || s.Phase != "Healthy" || s.ChartVersion != "1.1.0" {
+				return false, describeAddon(got)
+			}
+		}
+		return true, ""
+	})
 
 	chartLine := func(yaml, extra string) string {
 		return strings.Replace(yaml, `version: "1.0.0"}`, `version: "1.0.0", `+extra+`}`, 1)
