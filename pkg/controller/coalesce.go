@@ -6,8 +6,11 @@ import (
 )
 
 // maxWindowFactor bounds how far a key's window grows: to this many times
-// the base window.
+// the base window. A Detail waits this long at most.
 const maxWindowFactor = 6
+
+// maxAsideFactor is how many base windows an Aside waits at most.
+const maxAsideFactor = 30
 
 // Coalescer holds back the writes of changes in passing (a workload
 // starting in a member goes through several statuses in a few seconds) so
@@ -19,8 +22,8 @@ const maxWindowFactor = 6
 // member slow to start pods) has its window doubled after each write in
 // passing, up to maxWindowFactor times the base: its progress still shows,
 // at a pace that costs a handful of writes rather than one per window. A
-// settled change resets it. A detail (see Detail) waits for the longest
-// window unless a step on the way comes first.
+// settled change resets it. A detail (see Detail, Aside) waits longer,
+// unless a step on the way comes first.
 type Coalescer[K comparable] struct {
 	window time.Duration
 	now    func() time.Time
@@ -38,10 +41,18 @@ const (
 	// Settled is an outcome, written at once.
 	Settled
 	// Detail is a change on the way that moves nothing users count or
-	// controllers decide on (a member rewording its own conditions while
-	// its counters and health stand still): it rides with the next write,
-	// and waits for the longest window at most.
+	// controllers decide on, yet one users look for within a minute (a
+	// Work's first apply before its member reports anything of the
+	// workload): it rides with the next write, and waits for the longest
+	// window at most.
 	Detail
+	// Aside is a detail that follows what is written (a member rewording
+	// its own conditions while its counters, its health and the Work's own
+	// conditions stand still): it rides with the next write, and waits for
+	// maxAsideFactor base windows at most (5 minutes at the default 10 s).
+	// A workload that takes minutes to start then costs no write between
+	// its first step and its outcome for words nobody acts on.
+	Aside
 )
 
 // SettledIf is Settled when settled holds, InPassing otherwise.
@@ -54,11 +65,11 @@ func SettledIf(settled bool) Change {
 
 // coalesced is one key's state between its settled writes.
 type coalesced struct {
-	open   bool      // a change waits to be written
-	since  time.Time // when the open window started
-	detail bool      // only details wait: the window is the longest
-	fired  bool      // Due said the open window is over
-	writes int       // writes in passing since the last settled one
+	open   bool          // a change waits to be written
+	since  time.Time     // when the open window started
+	hold   time.Duration // only details wait, this long; 0: the key's window
+	fired  bool          // Due said the open window is over
+	writes int           // writes in passing since the last settled one
 }
 
 // NewCoalescer returns a Coalescer with the given base window.
@@ -86,20 +97,33 @@ func (c *Coalescer[K]) Due(k K, change Change) (due bool, wait time.Duration) {
 		c.keys[k] = e
 	}
 	now := c.now()
+	hold := c.holdFor(change)
 	if !e.open {
-		e.open, e.since, e.fired, e.detail = true, now, false, change == Detail
-	} else if change == InPassing {
-		e.detail = false // a step on the way is not held as long
+		e.open, e.since, e.fired, e.hold = true, now, false, hold
+	} else if e.hold > 0 && (hold == 0 || hold < e.hold) {
+		e.hold = hold // a step on the way, or a detail of a shorter wait
 	}
 	window := c.windowAfter(e.writes)
-	if e.detail {
-		window = c.window * maxWindowFactor
+	if e.hold > 0 {
+		window = e.hold
 	}
 	if left := e.since.Add(window).Sub(now); left > 0 {
 		return false, left
 	}
 	e.fired = true
 	return true, 0
+}
+
+// holdFor is how long a detail of this class may wait; 0 for a step on
+// the way, which waits for the key's window.
+func (c *Coalescer[K]) holdFor(change Change) time.Duration {
+	switch change {
+	case Detail:
+		return c.window * maxWindowFactor
+	case Aside:
+		return c.window * maxAsideFactor
+	}
+	return 0
 }
 
 // windowAfter is the window of a key that was written n times in passing.
@@ -122,7 +146,7 @@ func (c *Coalescer[K]) Written(k K) {
 	if e.fired {
 		e.writes++
 	}
-	e.open, e.fired, e.detail = false, false, false
+	e.open, e.fired, e.hold = false, false, 0
 	if e.writes == 0 {
 		delete(c.keys, k)
 	}

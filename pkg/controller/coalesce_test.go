@@ -65,6 +65,23 @@ func TestCoalescer(t *testing.T) {
 			{at: time.Second, change: Settled, wantDue: true},
 			{at: 2 * time.Second, written: true, change: Detail, wantWait: 6 * time.Second},
 		}},
+		{"an aside waits for the longest hold", time.Second, []step{
+			{at: 0, change: Aside, wantWait: 30 * time.Second},
+			{at: 10 * time.Second, change: Aside, wantWait: 20 * time.Second},
+			{at: 30 * time.Second, change: Aside, wantDue: true},
+		}},
+		{"a detail shortens an aside's wait, a step on the way more", time.Second, []step{
+			{at: 0, change: Aside, wantWait: 30 * time.Second},
+			{at: 2 * time.Second, change: Detail, wantWait: 4 * time.Second},
+			{at: 3 * time.Second, change: Aside, wantWait: 3 * time.Second},
+			{at: 3500 * time.Millisecond, wantDue: true},
+		}},
+		{"an aside after writes in passing still waits for its hold", time.Second, []step{
+			{at: 0, wantWait: time.Second},
+			{at: time.Second, wantDue: true},
+			{at: 1100 * time.Millisecond, written: true, change: Aside, wantWait: 30 * time.Second},
+			{at: 11100 * time.Millisecond, change: InPassing, wantDue: true},
+		}},
 		{"a window closed without a write does not grow", time.Second, []step{
 			{at: 0, wantWait: time.Second},
 			{at: 500 * time.Millisecond, written: true, wantWait: time.Second},

@@ -114,7 +114,7 @@ func degradedMessage(st *workv1alpha1.WorkStatus) string {
 }
 
 // Classify tells how a Work's new status is to be written: at once when it
-// is Urgent; as a detail when all that moved are the conditions a member
+// is Urgent; as an aside when all that moved are the conditions a member
 // reports on its own objects and the generation its controller observed
 // (a Deployment's Progressing reworded, a condition Karmada does not
 // reflect at all, the member's controller taking up a new spec, while its
@@ -124,18 +124,22 @@ func degradedMessage(st *workv1alpha1.WorkStatus) string {
 //
 // A Work's first successful apply, while the member has reported nothing
 // of the workload but details (the apply's answer, its own conditions, the
-// generation its controller observed), is a detail too: the outcome
-// (Available, or a failure) and the member's first real step are what
-// users wait for, and either one brings the Applied condition with it. A
-// member slow to start a burst of workloads (minutes for a thousand
-// Deployments at kube-controller-manager's default rate) otherwise has
-// Applied written on its own first, a write that says nothing of them.
+// generation its controller observed), is a detail: the outcome (Available,
+// or a failure) and the member's first real step are what users wait for,
+// and either one brings the Applied condition with it; without them, the
+// Applied condition (a binding's FullyApplied) shows within the longest
+// window. A member slow to start a burst of workloads (minutes for a
+// thousand Deployments at kube-controller-manager's default rate)
+// otherwise has Applied written on its own first, then each rewording of
+// its conditions, writes that say nothing of the workloads.
 func Classify(old, st *workv1alpha1.WorkStatus) controller.Change {
 	switch {
 	case Urgent(old, st):
 		return controller.Settled
-	case detailOnly(old, st), firstApply(old, st):
+	case firstApply(old, st):
 		return controller.Detail
+	case detailOnly(old, st):
+		return controller.Aside
 	}
 	return controller.InPassing
 }

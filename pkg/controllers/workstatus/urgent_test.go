@@ -88,10 +88,10 @@ func TestClassify(t *testing.T) {
 		old, new *workv1alpha1.WorkStatus
 		want     controller.Change
 	}{
-		{"a member's condition appearing is a detail", st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), st(onTheWay, workv1alpha1.ResourceUnhealthy, progressing), controller.Detail},
-		{"a member's condition reworded is a detail", st(onTheWay, workv1alpha1.ResourceUnhealthy, progressing), st(onTheWay, workv1alpha1.ResourceUnhealthy, reworded), controller.Detail},
-		{"times of the Work's own conditions do not count", st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), st(later(onTheWay), workv1alpha1.ResourceUnhealthy, progressing), controller.Detail},
-		{"the member's controller observing the generation is a detail", st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), st(onTheWay, workv1alpha1.ResourceUnhealthy, observed), controller.Detail},
+		{"a member's condition appearing is an aside", st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), st(onTheWay, workv1alpha1.ResourceUnhealthy, progressing), controller.Aside},
+		{"a member's condition reworded is an aside", st(onTheWay, workv1alpha1.ResourceUnhealthy, progressing), st(onTheWay, workv1alpha1.ResourceUnhealthy, reworded), controller.Aside},
+		{"times of the Work's own conditions do not count", st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), st(later(onTheWay), workv1alpha1.ResourceUnhealthy, progressing), controller.Aside},
+		{"the member's controller observing the generation is an aside", st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), st(onTheWay, workv1alpha1.ResourceUnhealthy, observed), controller.Aside},
 		{"a counter moving is a step on the way", st(onTheWay, workv1alpha1.ResourceUnhealthy, reworded), st(onTheWay, workv1alpha1.ResourceUnhealthy, counted), controller.InPassing},
 		{"a first reflected status is a step on the way", st(onTheWay, workv1alpha1.ResourceUnknown, ""), st(onTheWay, workv1alpha1.ResourceUnknown, empty), controller.InPassing},
 		{"health moving is a step on the way", st(onTheWay, workv1alpha1.ResourceUnknown, empty), st(onTheWay, workv1alpha1.ResourceUnhealthy, empty), controller.InPassing},
