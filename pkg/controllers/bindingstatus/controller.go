@@ -46,8 +46,10 @@ type Controller struct {
 	rollouts  rolloutlisters.RolloutLister
 	loop      *controller.Controller[binding.Key]
 	workers   int
-	// window coalesces the writes of a workload on its way.
+	// window coalesces the writes of a workload on its way; asides holds
+	// back its template's changes in conditions alone (templateAside).
 	window *controller.Coalescer[binding.Key]
+	asides *controller.Coalescer[binding.Key]
 }
 
 // New builds the binding status controller.
@@ -60,7 +62,8 @@ func New(_ context.Context, c *shared.Context) (shared.Runner, error) {
 	}
 	rollouts := c.MCOInformers.Rollout().V1alpha1().Rollouts()
 	s := &Controller{bindings: c.Bindings, templates: c.Templates, dynamic: c.Dynamic, works: works.Informer(), workers: c.Workers,
-		interp: c.Interpreter, scripts: c.Scripts, rollouts: rollouts.Lister(), window: controller.NewCoalescer[binding.Key](c.StatusCoalesceWindow)}
+		interp: c.Interpreter, scripts: c.Scripts, rollouts: rollouts.Lister(),
+		window: controller.NewCoalescer[binding.Key](c.StatusCoalesceWindow), asides: controller.NewCoalescer[binding.Key](c.StatusCoalesceWindow)}
 	s.loop = controller.New("binding-status", s.sync)
 	s.loop.WaitFor(rbs.HasSynced, crbs.HasSynced, works.Informer().HasSynced, rollouts.Informer().HasSynced)
 	s.loop.WaitFor(c.Templates.HasSynced, c.Customizations.HasSynced)
@@ -124,14 +127,14 @@ func (s *Controller) enqueueSettled(obj any) {
 func (s *Controller) sync(ctx context.Context, k binding.Key) error {
 	v, err := s.bindings.Get(k)
 	if apierrors.IsNotFound(err) {
-		s.window.Forget(k)
+		s.forget(k)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	if v.Meta.DeletionTimestamp != nil || v.PermanentID() == "" {
-		s.window.Forget(k)
+		s.forget(k)
 		return nil
 	}
 	works, err := binding.WorksOf(s.works, v)
@@ -164,6 +167,12 @@ func (s *Controller) sync(ctx context.Context, k binding.Key) error {
 	}
 	s.window.Written(k)
 	return s.updateTemplate(ctx, v)
+}
+
+// forget drops what is kept for a binding that is going.
+func (s *Controller) forget(k binding.Key) {
+	s.window.Forget(k)
+	s.asides.Forget(k)
 }
 
 // writeAggregated writes the aggregated status set on v. The scheduler
@@ -221,16 +230,25 @@ func (s *Controller) updateTemplate(ctx context.Context, v *binding.View) error 
 	if err != nil || !ok {
 		return err
 	}
+	staged := false
 	if ro, err := s.rollouts.Rollouts(rollout.RecordNamespace(v.Key.Namespace)).Get(v.Key.Name); err == nil {
 		recorded, _ := cached.Object["status"].(map[string]any)
 		status = rollout.TemplateStatus(tk.GVK, status, recorded, v.Status.AggregatedStatus, ro, metav1.Now())
+		staged = true
 	}
 	var want any // a script may leave the status out: then there is none
 	if status != nil {
 		want = status
 	}
 	if apiequality.Semantic.DeepEqual(cached.Object["status"], want) {
+		s.asides.Forget(v.Key)
 		return nil
+	}
+	if !staged && templateAside(v.Status.AggregatedStatus, cached.Object["status"], want) {
+		if due, wait := s.asides.Due(v.Key, controller.Aside); !due {
+			s.loop.EnqueueAfter(v.Key, wait)
+			return nil
+		}
 	}
 	tmpl := cached.DeepCopy()
 	if want == nil {
@@ -250,6 +268,7 @@ func (s *Controller) updateTemplate(ctx context.Context, v *binding.View) error 
 		}
 		return fmt.Errorf("update status of %s: %w", tk, err)
 	}
+	s.asides.Forget(v.Key)
 	s.templates.RecordStatusWrite(out.GetUID(), cached.GetResourceVersion(), out.GetResourceVersion())
 	return nil
 }

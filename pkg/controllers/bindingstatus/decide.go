@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -175,4 +176,44 @@ func decided(v *binding.View) bool {
 	}
 	c := meta.FindStatusCondition(v.Status.Conditions, workv1alpha2.Scheduled)
 	return c != nil && c.ObservedGeneration >= v.Meta.Generation
+}
+
+// templateAside tells whether a template's new status is an aside to the
+// one it shows: the workload is on its way (items not settled, see urgent),
+// the two differ in conditions alone (counters and observed generation
+// stand still), and no Progressing condition is False (what `kubectl
+// rollout status` fails on is never held back). Such a change rides with
+// the next write: on members slow to start a burst of workloads, the
+// aggregated "not available yet, progressing" is otherwise a write of its
+// own between the first apply and the outcome.
+func templateAside(items []workv1alpha2.AggregatedStatusItem, old, status any) bool {
+	if urgent(nil, items) {
+		return false
+	}
+	o, _ := old.(map[string]any)
+	n, ok := status.(map[string]any)
+	if !ok {
+		return false
+	}
+	conds, _ := n["conditions"].([]any)
+	for _, c := range conds {
+		if m, _ := c.(map[string]any); m["type"] == "Progressing" && m["status"] == "False" {
+			return false
+		}
+	}
+	return apiequality.Semantic.DeepEqual(withoutConditions(o), withoutConditions(n))
+}
+
+// withoutConditions is a status's fields but its conditions (nil for none).
+func withoutConditions(st map[string]any) map[string]any {
+	out := make(map[string]any, len(st))
+	for k, v := range st {
+		if k != "conditions" {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }

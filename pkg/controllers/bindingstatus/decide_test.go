@@ -244,3 +244,49 @@ func TestUrgent(t *testing.T) {
 		})
 	}
 }
+
+func TestTemplateAside(t *testing.T) {
+	t.Parallel()
+	item := func(cluster string, applied bool, health workv1alpha2.ResourceHealth) workv1alpha2.AggregatedStatusItem {
+		return workv1alpha2.AggregatedStatusItem{ClusterName: cluster, Applied: applied, Health: health}
+	}
+	onTheWay := []workv1alpha2.AggregatedStatusItem{item("m1", true, workv1alpha2.ResourceUnhealthy), item("m2", true, workv1alpha2.ResourceHealthy)}
+	cond := func(typ, status, reason string) any {
+		return map[string]any{"type": typ, "status": status, "reason": reason}
+	}
+	st := func(fields map[string]any, conds ...any) map[string]any {
+		out := map[string]any{}
+		for k, v := range fields {
+			out[k] = v
+		}
+		if len(conds) > 0 {
+			out["conditions"] = conds
+		}
+		return out
+	}
+	starting := st(nil, cond("Available", "False", "MinimumReplicasUnavailable"), cond("Progressing", "True", "ReplicaSetUpdated"))
+	counted := map[string]any{"replicas": int64(3), "unavailableReplicas": int64(3)}
+	cases := []struct {
+		name        string
+		items       []workv1alpha2.AggregatedStatusItem
+		old, status any
+		want        bool
+	}{
+		{"conditions appearing on the way are an aside", onTheWay, nil, starting, true},
+		{"conditions reworded on the way are an aside", onTheWay, st(counted, cond("Progressing", "True", "NewReplicaSetCreated")), st(counted, cond("Progressing", "True", "ReplicaSetUpdated")), true},
+		{"a counter moving is written", onTheWay, st(nil, cond("Progressing", "True", "ReplicaSetUpdated")), st(counted, cond("Progressing", "True", "ReplicaSetUpdated")), false},
+		{"the observed generation moving is written", onTheWay, starting, st(map[string]any{"observedGeneration": int64(2)}, cond("Progressing", "True", "ReplicaSetUpdated")), false},
+		{"a Progressing condition turned False is written", onTheWay, starting, st(nil, cond("Progressing", "False", "ProgressDeadlineExceeded")), false},
+		{"every cluster healthy is written", []workv1alpha2.AggregatedStatusItem{item("m1", true, workv1alpha2.ResourceHealthy)}, nil, starting, false},
+		{"a failed apply is written", []workv1alpha2.AggregatedStatusItem{item("m1", false, workv1alpha2.ResourceUnknown)}, nil, starting, false},
+		{"no status at all is written", onTheWay, starting, nil, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := templateAside(c.items, c.old, c.status); got != c.want {
+				t.Errorf("templateAside = %t, want %t", got, c.want)
+			}
+		})
+	}
+}
