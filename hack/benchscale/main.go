@@ -40,6 +40,9 @@ type options struct {
 	profileEvery  time.Duration
 	timing        *localcluster.Timing
 	apiserverArgs []string // extra flags of mco-apiserver (-apiserver-arg)
+	// componentArgs are extra flags of mco-controller-manager and
+	// mco-scheduler (-controller-manager-arg, -scheduler-arg).
+	componentArgs map[string][]string
 }
 
 // maxMembers bounds -members: the tracker keeps a member set as a bit mask.
@@ -63,7 +66,9 @@ func parseFlags(args []string) (*options, error) {
 	fs.DurationVar(&o.profileEvery, "heap-profile-every", 0, "with -heap-profiles, also save heap profiles every this long from the first create to the end, into DIR/every/<seconds>s (0: none)")
 	fs.BoolVar(&o.externalEtcd, "external-etcd", false, "run mco-apiserver on an etcd process of its own instead of the embedded one")
 	timing := benchkit.TimingFlag(fs)
-	apiserverArgs := benchkit.ArgsFlag(fs, "apiserver-arg", "an extra flag of mco-apiserver, e.g. --feature-gates=ListFromCacheSnapshot=false (repeatable)")
+	apiserverArgs := benchkit.ArgsFlag(fs, "apiserver-arg", "an extra flag of mco-apiserver, e.g. --feature-gates=ListFromCacheSnapshot=false or --memory-limit=950Mi (repeatable)")
+	cmArgs := benchkit.ArgsFlag(fs, "controller-manager-arg", "an extra flag of mco-controller-manager, e.g. --memory-limit=700Mi (repeatable)")
+	schedArgs := benchkit.ArgsFlag(fs, "scheduler-arg", "an extra flag of mco-scheduler, e.g. --memory-limit=120Mi (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -84,6 +89,7 @@ func parseFlags(args []string) (*options, error) {
 		return nil, err
 	}
 	o.apiserverArgs = *apiserverArgs
+	o.componentArgs = map[string][]string{"mco-controller-manager": *cmArgs, "mco-scheduler": *schedArgs}
 	if o.dir, err = filepath.Abs(o.dir); err != nil {
 		return nil, err
 	}
@@ -112,6 +118,7 @@ func run(ctx context.Context, args []string, out, progress io.Writer) (err error
 	env, err := benchkit.FreshEnv(ctx, localcluster.Options{
 		Dir: o.dir, BinDir: o.binDir, Members: scaleMembers(o.members), ControlPlane: true,
 		BareMembers: true, StaticNodes: true, ExternalEtcd: o.externalEtcd, Timing: o.timing, MCOAPIServerArgs: o.apiserverArgs,
+		MCOComponentArgs: o.componentArgs,
 	}, logf)
 	if err != nil {
 		return err

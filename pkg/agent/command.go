@@ -30,6 +30,7 @@ type options struct {
 	burst          int
 	leader         *component.LeaderElection
 	serving        component.ServingOptions
+	memory         component.MemoryOptions
 	workers        int
 	statusInterval time.Duration
 	health         shared.ClusterHealth
@@ -44,6 +45,7 @@ func NewCommand(ctx context.Context) *cobra.Command {
 		qps: 40, burst: 60,
 		leader:         component.NewLeaderElection(componentName),
 		serving:        component.ServingOptions{BindAddress: "127.0.0.1:10359", Profiling: true},
+		memory:         component.DefaultMemoryOptions(),
 		workers:        5,
 		statusInterval: 10 * time.Second,
 		health:         shared.ClusterHealth{FailureThreshold: 30 * time.Second, SuccessThreshold: 30 * time.Second, MonitorGracePeriod: 40 * time.Second},
@@ -91,6 +93,7 @@ connected), /metrics and /debug/pprof/ on --bind-address.`,
 	fs.IntVar(&o.burst, "kube-api-burst", o.burst, "Burst of queries to mco-apiserver and to the member.")
 	o.leader.AddFlags(fs)
 	o.serving.AddFlags(fs)
+	o.memory.AddFlags(fs)
 	fs.IntVar(&o.workers, "concurrent-syncs", o.workers, "Workers of the work status controller.")
 	fs.DurationVar(&o.statusInterval, "cluster-status-update-frequency", o.statusInterval, "How often the member's health and resources are collected, the Cluster's Lease renewed and mco's reachability checked.")
 	fs.DurationVar(&o.health.FailureThreshold, "cluster-failure-threshold", o.health.FailureThreshold, "How long the member must keep failing its health probe before its Ready condition turns False.")
@@ -124,11 +127,14 @@ func (o *options) validate() error {
 	case o.retryInitial <= 0 || o.retryMax < o.retryInitial:
 		return fmt.Errorf("--mco-retry-initial must be positive and at most --mco-retry-max, got %s and %s", o.retryInitial, o.retryMax)
 	}
-	return nil
+	return o.memory.Validate()
 }
 
 func (o *options) run(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
+	if err := o.memory.Apply(); err != nil {
+		return err
+	}
 	memberCfg, err := o.restConfig(o.memberConfig)
 	if err != nil {
 		return fmt.Errorf("member: %w", err)

@@ -29,6 +29,7 @@ type options struct {
 	client         component.ClientOptions
 	leader         *component.LeaderElection
 	serving        component.ServingOptions
+	memory         component.MemoryOptions
 	controllers    []string
 	workers        int
 	statusInterval time.Duration
@@ -55,6 +56,7 @@ func NewCommand(ctx context.Context) *cobra.Command {
 		client:         component.ClientOptions{QPS: 40, Burst: 60},
 		leader:         component.NewLeaderElection("mco-controller-manager"),
 		serving:        component.ServingOptions{BindAddress: "127.0.0.1:10357", Profiling: true},
+		memory:         component.DefaultMemoryOptions(),
 		controllers:    []string{"*"},
 		workers:        5,
 		statusInterval: 10 * time.Second,
@@ -94,6 +96,7 @@ and /debug/pprof/ on --bind-address.`,
 	o.client.AddFlags(fs)
 	o.leader.AddFlags(fs)
 	o.serving.AddFlags(fs)
+	o.memory.AddFlags(fs)
 	fs.StringSliceVar(&o.controllers, "controllers", o.controllers, "Controllers to run: '*' for all, 'name' to enable one, '-name' to disable one. Known: "+fmt.Sprint(controllerNames())+".")
 	fs.IntVar(&o.workers, "concurrent-syncs", o.workers, "Workers per controller.")
 	fs.DurationVar(&o.statusInterval, "cluster-status-update-frequency", o.statusInterval, "How often each member cluster's health and resources are collected.")
@@ -114,6 +117,9 @@ and /debug/pprof/ on --bind-address.`,
 
 func (o *options) validate() ([]string, error) {
 	if err := o.client.Validate(); err != nil {
+		return nil, err
+	}
+	if err := o.memory.Validate(); err != nil {
 		return nil, err
 	}
 	if o.workers < 1 {
@@ -144,6 +150,9 @@ func (o *options) validate() ([]string, error) {
 
 func (o *options) run(ctx context.Context, names []string) error {
 	logger := klog.FromContext(ctx)
+	if err := o.memory.Apply(); err != nil {
+		return err
+	}
 	cfg, err := o.client.RESTConfig("mco-controller-manager")
 	if err != nil {
 		return err

@@ -22,6 +22,7 @@ import (
 	"github.com/mco-org/mco/pkg/apiserver/etcd"
 	"github.com/mco-org/mco/pkg/apiserver/pki"
 	"github.com/mco-org/mco/pkg/apiserver/satoken"
+	"github.com/mco-org/mco/pkg/component"
 	"github.com/mco-org/mco/pkg/kubeconfig"
 	"github.com/mco-org/mco/pkg/registry/serviceaccounttoken"
 )
@@ -67,6 +68,8 @@ type Options struct {
 	// ClientCA, when set, is the CA client certificates are verified with,
 	// shared by several replicas, instead of the one under DataDir.
 	ClientCA pki.SharedCA
+	// Memory is the Go runtime's soft memory limit.
+	Memory component.MemoryOptions
 
 	SecureServing *genericoptions.SecureServingOptionsWithLoopback
 	Etcd          *genericoptions.EtcdOptions
@@ -98,6 +101,7 @@ func New() *Options {
 		Etcd:                      genericoptions.NewEtcdOptions(storagebackend.NewDefaultConfig("/registry", nil)),
 		Audit:                     genericoptions.NewAuditOptions(),
 		ServiceAccount:            satoken.Options{Issuer: DefaultServiceAccountIssuer},
+		Memory:                    component.DefaultMemoryOptions(),
 	}
 	o.SecureServing.BindPort = DefaultSecurePort
 	o.SecureServing.BindAddress = net.ParseIP("127.0.0.1")
@@ -129,6 +133,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"CA bundle client certificates are verified with, shared by every replica, instead of the CA created under --data-dir/pki. With --mode=aggregated: the CA of client certificates presented to mco-apiserver directly; default: the host's, from its extension-apiserver-authentication ConfigMap.")
 	fs.StringVar(&o.ClientCA.KeyFile, "client-ca-key-file", o.ClientCA.KeyFile,
 		"Key of --client-ca-file. With it, the serving certificate (unless --tls-cert-file is given) and the admin's and components' client certificates and kubeconfigs are issued under --data-dir; without it, none are, and --tls-cert-file is required.")
+	o.Memory.AddFlags(fs)
 	fs.StringVar(&o.ServiceAccount.Issuer, "service-account-issuer", o.ServiceAccount.Issuer,
 		"Issuer (iss) of the ServiceAccount tokens mco-apiserver signs; also their default audience.")
 	fs.StringVar(&o.ServiceAccount.SigningKeyFile, "service-account-signing-key-file", o.ServiceAccount.SigningKeyFile,
@@ -226,6 +231,9 @@ func (o *Options) Validate() error {
 	if o.ClusterProxyTimeout <= 0 {
 		errs = append(errs, errors.New("--cluster-proxy-timeout must be positive"))
 	}
+	if err := o.Memory.Validate(); err != nil {
+		errs = append(errs, err)
+	}
 	switch o.Mode {
 	case ModeStandalone:
 	case ModeAggregated:
@@ -243,6 +251,9 @@ func (o *Options) Validate() error {
 // serves until ctx ends.
 func (o *Options) Run(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
+	if err := o.Memory.Apply(); err != nil {
+		return err
+	}
 	if !o.etcdServersGiven() {
 		e, err := etcd.Start(ctx, o.DataDir)
 		if err != nil {

@@ -27,6 +27,7 @@ type options struct {
 	client        component.ClientOptions
 	leader        *component.LeaderElection
 	serving       component.ServingOptions
+	memory        component.MemoryOptions
 	schedulerName string
 	workers       int
 	eviction      scheduler.EvictionOptions
@@ -38,7 +39,7 @@ func NewCommand(ctx context.Context) *cobra.Command {
 		client:  component.ClientOptions{QPS: 100, Burst: 200},
 		leader:  component.NewLeaderElection("mco-scheduler"),
 		serving: component.ServingOptions{BindAddress: "127.0.0.1:10351", Profiling: true}, schedulerName: scheduler.DefaultSchedulerName, workers: 2,
-		eviction: scheduler.DefaultEvictionOptions(),
+		eviction: scheduler.DefaultEvictionOptions(), memory: component.DefaultMemoryOptions(),
 	}
 	var showVersion bool
 	cmd := &cobra.Command{
@@ -57,6 +58,9 @@ It serves /healthz, /readyz, /metrics and /debug/pprof/ on --bind-address.`,
 			if err := o.client.Validate(); err != nil {
 				return err
 			}
+			if err := o.memory.Validate(); err != nil {
+				return err
+			}
 			if o.eviction.Rate < 0 || o.eviction.SecondaryRate < 0 || o.eviction.UnhealthyThreshold < 0 || o.eviction.UnhealthyThreshold > 1 {
 				return fmt.Errorf("--resource-eviction-rate and --secondary-eviction-rate must not be negative and --unhealthy-cluster-threshold must be within 0 and 1")
 			}
@@ -67,6 +71,7 @@ It serves /healthz, /readyz, /metrics and /debug/pprof/ on --bind-address.`,
 	o.client.AddFlags(fs)
 	o.leader.AddFlags(fs)
 	o.serving.AddFlags(fs)
+	o.memory.AddFlags(fs)
 	fs.StringVar(&o.schedulerName, "scheduler-name", o.schedulerName, "Bindings whose spec.schedulerName is this are scheduled here.")
 	fs.IntVar(&o.workers, "workers", o.workers, "Bindings scheduled concurrently.")
 	fs.Float32Var(&o.eviction.Rate, "resource-eviction-rate", o.eviction.Rate,
@@ -82,6 +87,9 @@ It serves /healthz, /readyz, /metrics and /debug/pprof/ on --bind-address.`,
 
 func (o *options) run(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
+	if err := o.memory.Apply(); err != nil {
+		return err
+	}
 	cfg, err := o.client.RESTConfig("mco-scheduler")
 	if err != nil {
 		return err

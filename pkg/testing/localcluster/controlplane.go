@@ -102,14 +102,16 @@ func startControlPlane(ctx context.Context, env *Env, externalEtcd bool, extraAr
 // the given kubeconfigs and records them in c, also when one fails to
 // become ready, so that it is stopped with the rest.
 func (c *ControlPlane) startComponents(ctx context.Context, env *Env, logDir, schedulerKubeconfig, controllerManagerKubeconfig string) error {
-	sched, err := StartScheduler(ctx, env.BinDir, schedulerKubeconfig, logDir, append(env.Timing.leaderFlags(), clientQPS, clientBurst)...)
+	schedArgs := append(env.Timing.leaderFlags(), clientQPS, clientBurst)
+	sched, err := StartScheduler(ctx, env.BinDir, schedulerKubeconfig, logDir, append(schedArgs, env.ComponentArgs["mco-scheduler"]...)...)
 	if sched != nil {
 		c.SchedulerPort, c.Scheduler = sched.Port, sched.Process
 	}
 	if err != nil {
 		return err
 	}
-	cm, err := StartControllerManager(ctx, env.BinDir, controllerManagerKubeconfig, logDir, append(env.Timing.controllerManagerFlags(), clientQPS, clientBurst)...)
+	cmArgs := append(env.Timing.controllerManagerFlags(), clientQPS, clientBurst)
+	cm, err := StartControllerManager(ctx, env.BinDir, controllerManagerKubeconfig, logDir, append(cmArgs, env.ComponentArgs["mco-controller-manager"]...)...)
 	if cm != nil {
 		c.ControllerManagerPort, c.ControllerManager = cm.Port, cm.Process
 	}

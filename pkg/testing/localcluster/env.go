@@ -43,6 +43,9 @@ type Options struct {
 	// MCOAPIServerArgs are extra flags of mco-apiserver (benchmarks try
 	// settings with them, e.g. --feature-gates).
 	MCOAPIServerArgs []string
+	// MCOComponentArgs are extra flags of mco-scheduler and
+	// mco-controller-manager, by binary name.
+	MCOComponentArgs map[string][]string
 	// Aggregated runs mco behind a host cluster (aggregated.go): a bare
 	// kube-apiserver with the aggregation layer on (plus
 	// HostAPIServerArgs) that mco-apiserver registers in; the components
@@ -71,6 +74,8 @@ type Env struct {
 	MCO  *ControlPlane `json:"mco,omitempty"`
 	// Timing is what mco-controller-manager and the agents run with.
 	Timing Timing `json:"timing"`
+	// ComponentArgs are Options.MCOComponentArgs.
+	ComponentArgs map[string][]string `json:"componentArgs,omitempty"`
 }
 
 const stateFile = "state.json"
@@ -83,7 +88,8 @@ func Up(ctx context.Context, o Options) (env *Env, err error) {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
 	}
-	env = &Env{Dir: o.Dir, BinDir: o.BinDir, KwokStages: filepath.Join(o.BinDir, "kwok-stages.yaml"), Timing: DefaultTiming()}
+	env = &Env{Dir: o.Dir, BinDir: o.BinDir, KwokStages: filepath.Join(o.BinDir, "kwok-stages.yaml"), Timing: DefaultTiming(),
+		ComponentArgs: o.MCOComponentArgs}
 	if o.Timing != nil {
 		env.Timing = *o.Timing
 	}
