@@ -24,6 +24,10 @@ const unlimited = int64(1) << 62
 // ancestors; 0 when there is none. Inside a container with a cgroup
 // namespace the process's cgroup is the root of the mount.
 func CgroupMemoryLimit(root string, self []byte) (int64, error) {
+	// On a hybrid host the memory controller is a cgroup v1 hierarchy
+	// while the unified one (0::) holds no controller: v1 wins.
+	var unified, v1 string
+	var hasUnified, hasV1 bool
 	sc := bufio.NewScanner(bytes.NewReader(self))
 	for sc.Scan() {
 		// hierarchy-ID:controllers:path
@@ -33,13 +37,19 @@ func CgroupMemoryLimit(root string, self []byte) (int64, error) {
 		}
 		switch {
 		case parts[0] == "0" && parts[1] == "":
-			return lowestLimit(root, parts[2], "memory.max")
+			unified, hasUnified = parts[2], true
 		case hasController(parts[1], "memory"):
-			return lowestLimit(filepath.Join(root, "memory"), parts[2], "memory.limit_in_bytes")
+			v1, hasV1 = parts[2], true
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return 0, fmt.Errorf("read cgroups: %w", err)
+	}
+	switch {
+	case hasV1:
+		return lowestLimit(filepath.Join(root, "memory"), v1, "memory.limit_in_bytes")
+	case hasUnified:
+		return lowestLimit(root, unified, "memory.max")
 	}
 	return 0, nil
 }

@@ -74,6 +74,7 @@ func TestCgroupMemoryLimit(t *testing.T) {
 		{"v1 memory controller", map[string]string{"memory/docker/abc/memory.limit_in_bytes": "2147483648\n"}, "12:cpu,cpuacct:/docker/abc\n11:memory:/docker/abc\n", 2 << 30},
 		{"v1 without a limit", map[string]string{"memory/memory.limit_in_bytes": "9223372036854771712\n"}, "11:memory:/\n", 0},
 		{"no memory controller", map[string]string{}, "12:cpu:/\n", 0},
+		{"hybrid: v1's memory controller, whatever the order", map[string]string{"memory/pa/x/memory.limit_in_bytes": "1073741824\n"}, "0::/\n4:memory:/pa/x\n1:cpu:/\n", 1 << 30},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
