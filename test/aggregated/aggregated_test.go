@@ -246,7 +246,11 @@ spec:
   placement: {clusterAffinity: {clusterNames: [member1]}}
 `
 	mustHostKubectl(t, "", crd, "apply", "-f", "-")
-	mustHostKubectl(t, "", "", "wait", "--for=condition=Established", "crd/gadgets.host.example.com", "--timeout=30s")
+	// kubectl wait fails at once on a CRD whose status has no conditions yet.
+	cli.Eventually(t, 60*time.Second, "crd/gadgets.host.example.com Established", func(context.Context) (bool, string) {
+		out, err := hostKubectl("", "", "wait", "--for=condition=Established", "crd/gadgets.host.example.com", "--timeout=10s")
+		return err == nil, out
+	})
 	cli.Eventually(t, 30*time.Second, "the Gadget applied on the host", func(context.Context) (bool, string) {
 		out, err := hostKubectl("", "apiVersion: host.example.com/v1\nkind: Gadget\nmetadata: {name: g1, namespace: default}\nspec: {size: 3}\n", "apply", "-f", "-")
 		return err == nil, out

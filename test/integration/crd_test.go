@@ -66,7 +66,7 @@ func TestCustomResourceDefinitions(t *testing.T) {
 	t.Parallel()
 	s := framework.StartAPIServer(t, "")
 	s.MustKubectl(t, widgetCRD, "apply", "-f", "-")
-	s.MustKubectl(t, "", "wait", "--for=condition=Established", "crd/widgets.example.com", "--timeout=30s")
+	s.WaitEstablished(t, "crd/widgets.example.com")
 
 	cli.Eventually(t, 30*time.Second, "api-resources lists widgets and CRDs", func(context.Context) (bool, string) {
 		out, stderr, _ := s.Kubectl(t, "", "api-resources")
@@ -128,7 +128,7 @@ func TestCustomResourceDefinitions(t *testing.T) {
       conversionReviewVersions: [v1]
       clientConfig: {service: {namespace: default, name: converter, path: /convert}}
 `, "apply", "-f", "-")
-	s.MustKubectl(t, "", "wait", "--for=condition=Established", "crd/widgets.hooks.example.com", "--timeout=30s")
+	s.WaitEstablished(t, "crd/widgets.hooks.example.com")
 	waitServed(t, s, "widgets.v1.hooks.example.com")
 	s.MustKubectl(t, "apiVersion: hooks.example.com/v1\nkind: Widget\nmetadata: {name: h1, namespace: default}\nspec: {replicas: 1}\n", "apply", "-f", "-")
 	if _, stderr, err := s.Kubectl(t, "", "get", "widgets.v1beta1.hooks.example.com", "h1"); err == nil || !strings.Contains(stderr, "cannot reach Service default/converter") {
@@ -159,7 +159,7 @@ func TestKwokCRDsAreServed(t *testing.T) {
 	}
 	s := framework.StartAPIServer(t, "")
 	s.MustKubectl(t, "", "apply", "--server-side", "-f", dir)
-	s.MustKubectl(t, "", "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
+	s.WaitEstablished(t, "crd", "--all")
 	// Besides kwok's, the MCS API's two, which mco installs itself.
 	if got := strings.Count(s.MustKubectl(t, "", "get", "crd", "-o", "name"), "\n"); got != len(files)+2 {
 		t.Errorf("%d CRDs established, want %d", got, len(files)+2)
