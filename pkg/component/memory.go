@@ -66,8 +66,9 @@ func (o *MemoryOptions) Apply() error {
 	if err != nil {
 		return err
 	}
+	envSet := os.Getenv("GOMEMLIMIT") != ""
 	var cgroup int64
-	if flag == 0 && os.Getenv("GOMEMLIMIT") == "" && o.Ratio > 0 {
+	if flag == 0 && !envSet && o.Ratio > 0 {
 		self, err := os.ReadFile("/proc/self/cgroup")
 		if err == nil {
 			cgroup, err = CgroupMemoryLimit("/sys/fs/cgroup", self)
@@ -76,7 +77,7 @@ func (o *MemoryOptions) Apply() error {
 			klog.InfoS("No cgroup memory limit read; no soft memory limit from it", "err", err)
 		}
 	}
-	limit, from := decideMemoryLimit(flag, os.Getenv("GOMEMLIMIT") != "", cgroup, o.Ratio)
+	limit, from := decideMemoryLimit(flag, envSet, cgroup, o.Ratio)
 	switch from {
 	case fromFlag, fromCgroup:
 		debug.SetMemoryLimit(limit)

@@ -22,11 +22,16 @@ import (
 // hostKubectl runs the real kubectl against the host, as its admin when
 // kubeconfig is empty.
 func hostKubectl(kubeconfig, stdin string, args ...string) (string, error) {
+	return hostCLI(kubeconfig).Run(stdin, args...)
+}
+
+// hostCLI is kubectl against the host with kubeconfig (the host's admin
+// when empty).
+func hostCLI(kubeconfig string) cli.Kubectl {
 	if kubeconfig == "" {
 		kubeconfig = agg.host.Kubeconfig
 	}
-	k := cli.Kubectl{Bin: filepath.Join(agg.binDir, "kubectl"), Kubeconfig: kubeconfig, Args: []string{"--request-timeout=20s"}}
-	return k.Run(stdin, args...)
+	return cli.Kubectl{Bin: filepath.Join(agg.binDir, "kubectl"), Kubeconfig: kubeconfig, Args: []string{"--request-timeout=20s"}}
 }
 
 func mustHostKubectl(t *testing.T, kubeconfig, stdin string, args ...string) string {
@@ -246,11 +251,7 @@ spec:
   placement: {clusterAffinity: {clusterNames: [member1]}}
 `
 	mustHostKubectl(t, "", crd, "apply", "-f", "-")
-	// kubectl wait fails at once on a CRD whose status has no conditions yet.
-	cli.Eventually(t, 60*time.Second, "crd/gadgets.host.example.com Established", func(context.Context) (bool, string) {
-		out, err := hostKubectl("", "", "wait", "--for=condition=Established", "crd/gadgets.host.example.com", "--timeout=10s")
-		return err == nil, out
-	})
+	hostCLI("").WaitEstablished(t, "crd/gadgets.host.example.com")
 	cli.Eventually(t, 30*time.Second, "the Gadget applied on the host", func(context.Context) (bool, string) {
 		out, err := hostKubectl("", "apiVersion: host.example.com/v1\nkind: Gadget\nmetadata: {name: g1, namespace: default}\nspec: {size: 3}\n", "apply", "-f", "-")
 		return err == nil, out

@@ -90,17 +90,6 @@ func applyUntilMapped(t *testing.T, yaml string) {
 	})
 }
 
-// waitEstablished waits for a CRD's Established condition. kubectl wait
-// fails at once, rather than waiting, while the CRD's status.conditions is
-// still null, as it is for a moment after the CRD is created.
-func waitEstablished(t *testing.T, crd string) {
-	t.Helper()
-	eventually(t, 60*time.Second, "crd/"+crd+" Established", func(context.Context) (bool, string) {
-		out, err := kubectlErr("", "wait", "--for=condition=Established", "crd/"+crd, "--timeout=10s")
-		return err == nil, out
-	})
-}
-
 // TestCustomResourcesPropagate: a CRD and two of its instances, applied
 // together, reach member1 and member2; each instance's status in a member
 // comes back into its binding; a second CRD created while everything runs
@@ -224,7 +213,7 @@ func TestCustomResourcesAfterControllerManagerKill(t *testing.T) {
 	const crd = "sprockets.crash.e2e.example.com"
 	gv := "crash.e2e.example.com/v1"
 	applyUntilMapped(t, crdPolicies(ns, crd, gv, "Sprocket")+"---\n"+crdYAML("crash.e2e.example.com", "Sprocket", "sprockets", "Namespaced"))
-	waitEstablished(t, crd)
+	mcoKubectl().WaitEstablished(t, "crd/"+crd)
 	cm := framework.Env.MCO.ControllerManager
 	if err := cm.Kill(); err != nil {
 		t.Fatal(err)

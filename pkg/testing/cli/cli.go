@@ -52,6 +52,19 @@ func (k Kubectl) Must(t testing.TB, stdin string, args ...string) string {
 	return out
 }
 
+// WaitEstablished waits until the CRDs args name (e.g.
+// "crd/x.example.com", or "crd", "--all") are Established. kubectl wait
+// fails at once, instead of waiting, on a CRD whose status has no
+// conditions yet (right after its create), so it is tried again.
+func (k Kubectl) WaitEstablished(t testing.TB, args ...string) {
+	t.Helper()
+	wait := append([]string{"wait", "--for=condition=Established", "--timeout=10s"}, args...)
+	Eventually(t, 60*time.Second, strings.Join(args, " ")+" Established", func(context.Context) (bool, string) {
+		out, err := k.Run("", wait...)
+		return err == nil, out
+	})
+}
+
 // Eventually polls cond every 250ms until it holds, failing t with its
 // last message after timeout; a wait of over a second is logged with its
 // length, so that a slow test shows where its time went. A message from a call cut short by the

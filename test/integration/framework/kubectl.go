@@ -44,15 +44,9 @@ func (s *APIServer) MustKubectl(t testing.TB, stdin string, args ...string) stri
 	return out
 }
 
-// WaitEstablished waits until the CRDs args name (e.g. "crd/x.example.com",
-// or "crd", "--all") are Established. kubectl wait fails at once, instead
-// of waiting, on a CRD whose status has no conditions yet (right after its
-// create), so it is tried again.
+// WaitEstablished waits until the CRDs args name are Established (see
+// cli.Kubectl.WaitEstablished).
 func (s *APIServer) WaitEstablished(t testing.TB, args ...string) {
 	t.Helper()
-	wait := append([]string{"wait", "--for=condition=Established", "--timeout=10s"}, args...)
-	cli.Eventually(t, 60*time.Second, strings.Join(args, " ")+" Established", func(context.Context) (bool, string) {
-		out, stderr, err := s.Kubectl(t, "", wait...)
-		return err == nil, out + stderr
-	})
+	cli.Kubectl{Bin: Binary(t, "kubectl"), Kubeconfig: s.Kubeconfig, Args: []string{"--server", s.URL()}}.WaitEstablished(t, args...)
 }
