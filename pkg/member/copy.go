@@ -18,16 +18,18 @@ import (
 // the rest of the object as JSON (as the member sent it, or encoded from
 // its Go type for kinds watched as protobuf; without managedFields and the
 // left-out fields), decoded only when a controller reads it. Labels and
-// annotations are kept once, in the typed metadata (the JSON has none;
-// Object puts them back), their strings shared with every other object
-// that holds them (package intern): a copy's annotations are most of
-// its metadata (mco's own on every applied object).
+// annotations are kept once, beside the typed metadata as intern.Pairs
+// (the JSON has none; Object puts them back; GetLabels and GetAnnotations
+// give new maps), their strings shared with every other object that holds
+// them: a copy's annotations are most of its metadata (mco's own on every
+// applied object), and as Go maps they were most of a copy's memory.
 // Kept as unstructured maps, such copies were the largest live holder of
 // mco-controller-manager's memory (README: bench-scale's figures).
 type Copy struct {
 	metav1.TypeMeta
-	metav1.ObjectMeta
-	raw []byte // immutable once made: copies share it
+	metav1.ObjectMeta   // Labels and Annotations stay nil: see labels, annotations
+	labels, annotations intern.Pairs
+	raw                 []byte // immutable once made: copies share it
 }
 
 var (
@@ -37,10 +39,22 @@ var (
 
 // DeepCopyObject copies the metadata; the JSON is shared, never changed.
 func (c *Copy) DeepCopyObject() runtime.Object {
-	out := &Copy{TypeMeta: c.TypeMeta, raw: c.raw}
+	out := &Copy{TypeMeta: c.TypeMeta, labels: c.labels, annotations: c.annotations, raw: c.raw}
 	c.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	return out
 }
+
+// The label and annotation accessors of metav1.Object read and write the
+// pairs; a map they give is the caller's own.
+
+func (c *Copy) GetLabels() map[string]string       { return c.labels.Map() }
+func (c *Copy) SetLabels(m map[string]string)      { c.labels = intern.PairsOf(m) }
+func (c *Copy) GetAnnotations() map[string]string  { return c.annotations.Map() }
+func (c *Copy) SetAnnotations(m map[string]string) { c.annotations = intern.PairsOf(m) }
+
+// GetObjectMeta is the copy itself: the embedded ObjectMeta lacks the
+// labels and annotations.
+func (c *Copy) GetObjectMeta() metav1.Object { return c }
 
 // Object decodes the copy into an object of the caller's own.
 func (c *Copy) Object() (*unstructured.Unstructured, error) {
@@ -48,12 +62,11 @@ func (c *Copy) Object() (*unstructured.Unstructured, error) {
 	if err := u.UnmarshalJSON(c.raw); err != nil {
 		return nil, fmt.Errorf("decode %s %s/%s: %w", c.Kind, c.Namespace, c.Name, err)
 	}
-	// The setters copy the maps into the object's own.
-	if c.Labels != nil {
-		u.SetLabels(c.Labels)
+	if l := c.GetLabels(); l != nil {
+		u.SetLabels(l)
 	}
-	if c.Annotations != nil {
-		u.SetAnnotations(c.Annotations)
+	if a := c.GetAnnotations(); a != nil {
+		u.SetAnnotations(a)
 	}
 	return u, nil
 }
@@ -81,11 +94,12 @@ func copyOf(m metav1.Object, apiVersion, kind string) *Copy {
 	c.Namespace, c.Name, c.UID = m.GetNamespace(), m.GetName(), m.GetUID()
 	c.ResourceVersion, c.Generation = m.GetResourceVersion(), m.GetGeneration()
 	c.CreationTimestamp, c.DeletionTimestamp = m.GetCreationTimestamp(), m.GetDeletionTimestamp()
-	c.Labels, c.Annotations = m.GetLabels(), m.GetAnnotations()
 	c.OwnerReferences, c.Finalizers = m.GetOwnerReferences(), m.GetFinalizers()
 	// m is freshly decoded (an informer's transform): its lists may be
-	// interned in place; the maps are replaced by interned copies.
+	// interned in place. Labels and annotations are set after, as pairs
+	// of interned strings.
 	intern.Metadata(c)
+	c.labels, c.annotations = intern.PairsOf(m.GetLabels()), intern.PairsOf(m.GetAnnotations())
 	return c
 }
 

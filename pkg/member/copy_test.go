@@ -66,3 +66,33 @@ func TestCopy(t *testing.T) {
 		t.Error("AsObject took a Status")
 	}
 }
+
+// TestCopyMetadataAccessors: a Copy's labels and annotations, kept as
+// pairs, are what metav1.Object's accessors and GetObjectMeta give, set
+// through them, and a map they give is the caller's own.
+func TestCopyMetadataAccessors(t *testing.T) {
+	d := &unstructured.Unstructured{}
+	d.SetAPIVersion("v1")
+	d.SetKind("ConfigMap")
+	d.SetName("c")
+	d.SetLabels(map[string]string{"work.karmada.io/permanent-id": "p"})
+	c := copyOf(d, "v1", "ConfigMap")
+	if c.Labels != nil || c.Annotations != nil {
+		t.Errorf("maps kept in the embedded metadata: %v %v", c.Labels, c.Annotations)
+	}
+	if got := c.GetObjectMeta().GetLabels()["work.karmada.io/permanent-id"]; got != "p" {
+		t.Errorf("GetObjectMeta's labels: %q", got)
+	}
+	if c.GetAnnotations() != nil {
+		t.Errorf("annotations %v, want none", c.GetAnnotations())
+	}
+	c.GetLabels()["x"] = "y"
+	if len(c.GetLabels()) != 1 {
+		t.Error("a read map shares state with the copy")
+	}
+	var m metav1.Object = c
+	m.SetAnnotations(map[string]string{"k": "v"})
+	if c.DeepCopyObject().(*Copy).GetAnnotations()["k"] != "v" {
+		t.Error("annotations set through metav1.Object are lost on DeepCopyObject")
+	}
+}
