@@ -159,11 +159,15 @@ func (o *Options) etcdServersGiven() bool { return len(o.Etcd.StorageConfig.Tran
 // aggregated tells whether mco-apiserver runs behind a host's aggregator.
 func (o *Options) aggregated() bool { return o.Mode == ModeAggregated }
 
-// Complete makes the data directory absolute, adds the default watch-cache
-// sizes (kube-apiserver's, and Works' on the embedded etcd) and creates the
-// PKI that is missing. The serving certificate is used unless
-// --tls-cert-file is set.
+// Complete checks the flags (a mistyped one leaves nothing written under
+// --data-dir), makes the data directory absolute, adds the default
+// watch-cache sizes (kube-apiserver's, and Works' on the embedded etcd)
+// and creates the PKI that is missing. The serving certificate is used
+// unless --tls-cert-file is set.
 func (o *Options) Complete() error {
+	if err := o.validateFlags(); err != nil {
+		return err
+	}
 	abs, err := filepath.Abs(o.DataDir)
 	if err != nil {
 		return fmt.Errorf("data dir: %w", err)
@@ -205,8 +209,18 @@ func (o *Options) Complete() error {
 	return nil
 }
 
-// Validate checks the options after Complete.
+// Validate checks the options after Complete: the flags, and what Complete
+// filled in.
 func (o *Options) Validate() error {
+	errs := []error{o.validateFlags()}
+	if o.SecureServing.ServerCert.CertKey.CertFile == "" {
+		errs = append(errs, errors.New("--tls-cert-file and --tls-private-key-file are required with --client-ca-file unless --client-ca-key-file is given"))
+	}
+	return errors.Join(errs...)
+}
+
+// validateFlags checks what the flags say, before anything is completed.
+func (o *Options) validateFlags() error {
 	var errs []error
 	errs = append(errs, o.SecureServing.Validate()...)
 	errs = append(errs, o.Audit.Validate()...)
@@ -218,9 +232,6 @@ func (o *Options) Validate() error {
 	}
 	if o.ClientCA.KeyFile != "" && o.ClientCA.CertFile == "" {
 		errs = append(errs, errors.New("--client-ca-key-file needs --client-ca-file"))
-	}
-	if o.SecureServing.ServerCert.CertKey.CertFile == "" {
-		errs = append(errs, errors.New("--tls-cert-file and --tls-private-key-file are required with --client-ca-file unless --client-ca-key-file is given"))
 	}
 	if o.ServiceAccount.Issuer == "" {
 		errs = append(errs, errors.New("--service-account-issuer must not be empty"))

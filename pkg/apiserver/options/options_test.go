@@ -1,6 +1,10 @@
 package options
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,6 +54,53 @@ func TestValidateMode(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("Validate: %v\nwant it to contain %q", err, w)
 				}
+			}
+		})
+	}
+}
+
+// TestCompleteChecksFlagsFirst: a mistyped flag is refused before anything
+// is written under --data-dir; flags that hold get their PKI and pass
+// Validate.
+func TestCompleteChecksFlagsFirst(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{name: "unknown mode", args: []string{"--mode=federated"}, want: `--mode "federated" is not one of`},
+		{name: "bad memory limit", args: []string{"--memory-limit=lots"}, want: "--memory-limit"},
+		{name: "no issuer", args: []string{"--service-account-issuer="}, want: "--service-account-issuer must not be empty"},
+		{name: "good", args: nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dataDir := filepath.Join(t.TempDir(), "data")
+			o := New()
+			flags := pflag.NewFlagSet("test", pflag.ContinueOnError)
+			o.AddFlags(flags)
+			if err := flags.Parse(append(tc.args, "--data-dir="+dataDir)); err != nil {
+				t.Fatal(err)
+			}
+			err := o.Complete()
+			_, statErr := os.Stat(dataDir)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Complete: %v", err)
+				}
+				if statErr != nil {
+					t.Fatalf("no data directory after Complete: %v", statErr)
+				}
+				if err := o.Validate(); err != nil {
+					t.Fatalf("Validate after Complete: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Complete: %v, want an error containing %q", err, tc.want)
+			}
+			if !errors.Is(statErr, fs.ErrNotExist) {
+				t.Errorf("Complete refused the flags but wrote %s (%v)", dataDir, statErr)
 			}
 		})
 	}

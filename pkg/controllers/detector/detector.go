@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/klog/v2"
 
 	clusterv1alpha1 "github.com/mco-org/mco/pkg/apis/cluster/v1alpha1"
@@ -264,24 +265,34 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 }
 
 // release removes the claim from a template no policy selects any more,
-// and from its binding; the binding and what was propagated stay.
+// and from its binding; the binding and what was propagated stay. Once the
+// template is released a deleted policy no longer finds it, so a binding
+// write refused because the cache lagged (the status controllers write
+// bindings too) is made again on the server's copy rather than left to a
+// retry that would not come.
 func (d *Detector) release(ctx context.Context, obj *unstructured.Unstructured) error {
 	if setClaim(obj, claim{}) {
 		if _, err := d.updateTemplate(ctx, obj); err != nil {
 			return err
 		}
 	}
-	v, err := d.bindings.Get(bindingKey(obj))
+	key := bindingKey(obj)
+	get := func() (*binding.View, error) { return d.bindings.Get(key) }
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		v, err := get()
+		get = func() (*binding.View, error) { return d.bindings.GetLive(ctx, key) }
+		if err != nil {
+			return err
+		}
+		if !setClaim(v.Meta, claim{}) {
+			return nil
+		}
+		_, err = d.bindings.Update(ctx, v)
+		return err
+	})
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	if !setClaim(v.Meta, claim{}) {
-		return nil
-	}
-	_, err = d.bindings.Update(ctx, v)
 	return err
 }
 
