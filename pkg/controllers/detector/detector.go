@@ -269,7 +269,8 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 // template is released a deleted policy no longer finds it, so a binding
 // write refused because the cache lagged (the status controllers write
 // bindings too) is made again on the server's copy rather than left to a
-// retry that would not come.
+// retry that would not come — unless the binding has changed hands by
+// then (a policy that claimed the released template meanwhile).
 func (d *Detector) release(ctx context.Context, obj *unstructured.Unstructured) error {
 	if setClaim(obj, claim{}) {
 		if _, err := d.updateTemplate(ctx, obj); err != nil {
@@ -277,12 +278,21 @@ func (d *Detector) release(ctx context.Context, obj *unstructured.Unstructured) 
 		}
 	}
 	key := bindingKey(obj)
-	get := func() (*binding.View, error) { return d.bindings.Get(key) }
+	var released *claim // the binding's claim as first read, from the cache
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		v, err := get()
-		get = func() (*binding.View, error) { return d.bindings.GetLive(ctx, key) }
+		read := func() (*binding.View, error) { return d.bindings.Get(key) }
+		if released != nil {
+			read = func() (*binding.View, error) { return d.bindings.GetLive(ctx, key) }
+		}
+		v, err := read()
 		if err != nil {
 			return err
+		}
+		c := claimOf(v.Meta.GetLabels(), v.Meta.GetAnnotations())
+		if released == nil {
+			released = &c
+		} else if c != *released {
+			return nil
 		}
 		if !setClaim(v.Meta, claim{}) {
 			return nil

@@ -21,24 +21,31 @@ import (
 // TestReleaseRetriesTheBinding: releasing a template whose binding write
 // is refused for a stale cache (the template itself already released, so
 // a deleted policy would not find it again) writes the binding again from
-// the server's copy; conflicts that do not end are returned.
+// the server's copy, unless another policy has claimed it meanwhile;
+// conflicts that do not end are returned.
 func TestReleaseRetriesTheBinding(t *testing.T) {
 	claimed := func(rv string) *workv1alpha2.ResourceBinding {
 		return &workv1alpha2.ResourceBinding{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web-deployment", ResourceVersion: rv,
 			Labels:      map[string]string{policyv1alpha1.PropagationPolicyPermanentIDLabel: "p1", "keep": "me"},
 			Annotations: map[string]string{policyv1alpha1.PropagationPolicyNamespaceAnnotation: "shop", policyv1alpha1.PropagationPolicyNameAnnotation: "web"}}}
 	}
+	reclaimed := claimed("2")
+	reclaimed.Labels[policyv1alpha1.PropagationPolicyPermanentIDLabel] = "p2"
+	reclaimed.Annotations[policyv1alpha1.PropagationPolicyNameAnnotation] = "web-2"
 	for _, tc := range []struct {
 		name      string
+		server    *workv1alpha2.ResourceBinding
 		conflicts int
 		wantErr   bool
+		wantClaim string // the permanent ID left on the binding
 	}{
-		{"written at once", 0, false},
-		{"cache behind the server", 1, false},
-		{"conflicts that do not end", 100, true},
+		{name: "written at once", server: claimed("2")},
+		{name: "cache behind the server", server: claimed("2"), conflicts: 1},
+		{name: "claimed by another policy meanwhile", server: reclaimed, conflicts: 1, wantClaim: "p2"},
+		{name: "conflicts that do not end", server: claimed("2"), conflicts: 100, wantErr: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			client := fake.NewSimpleClientset(claimed("2"))
+			client := fake.NewSimpleClientset(tc.server)
 			refused := 0
 			client.PrependReactor("update", "resourcebindings", func(clienttesting.Action) (bool, runtime.Object, error) {
 				if refused < tc.conflicts {
@@ -72,7 +79,7 @@ func TestReleaseRetriesTheBinding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c := claimOf(got.Labels, got.Annotations); !c.empty() || got.Labels["keep"] != "me" {
+			if c := claimOf(got.Labels, got.Annotations); c.permanentID != tc.wantClaim || got.Labels["keep"] != "me" {
 				t.Errorf("binding after release: labels %v annotations %v", got.Labels, got.Annotations)
 			}
 		})
