@@ -7,11 +7,9 @@ import "sort"
 // A Go map of a handful of entries takes some 300 bytes however short its
 // strings; Pairs of two entries take 64. For caches that hold a map per
 // object yet read it rarely (labels and annotations of members' objects).
-// The zero value is an absent map.
+// The zero value is an absent map; an empty one has a non-nil kv.
 type Pairs struct {
 	kv []string
-	// set tells an empty map apart from an absent one.
-	set bool
 }
 
 // PairsOf keeps m as Pairs.
@@ -28,13 +26,13 @@ func PairsOf(m map[string]string) Pairs {
 	for _, k := range keys {
 		kv = append(kv, String(k), String(m[k]))
 	}
-	return Pairs{kv: kv, set: true}
+	return Pairs{kv: kv}
 }
 
 // Map returns a new map of the pairs, which the caller may change; nil
 // for an absent map.
 func (p Pairs) Map() map[string]string {
-	if !p.set {
+	if p.kv == nil {
 		return nil
 	}
 	m := make(map[string]string, len(p.kv)/2)

@@ -280,11 +280,13 @@ func (d *Detector) release(ctx context.Context, obj *unstructured.Unstructured) 
 	key := bindingKey(obj)
 	var released *claim // the binding's claim as first read, from the cache
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		read := func() (*binding.View, error) { return d.bindings.Get(key) }
-		if released != nil {
-			read = func() (*binding.View, error) { return d.bindings.GetLive(ctx, key) }
+		var v *binding.View
+		var err error
+		if released == nil {
+			v, err = d.bindings.Get(key)
+		} else {
+			v, err = d.bindings.GetLive(ctx, key)
 		}
-		v, err := read()
 		if err != nil {
 			return err
 		}
