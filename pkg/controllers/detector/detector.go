@@ -265,19 +265,28 @@ func (d *Detector) ensureBinding(ctx context.Context, obj *unstructured.Unstruct
 }
 
 // release removes the claim from a template no policy selects any more,
-// and from its binding; the binding and what was propagated stay. Once the
-// template is released a deleted policy no longer finds it, so a binding
-// write refused because the cache lagged (the status controllers write
-// bindings too) is made again on the server's copy rather than left to a
-// retry that would not come — unless the binding has changed hands by
-// then (a policy that claimed the released template meanwhile).
+// and from its binding; the binding and what was propagated stay. The
+// binding goes first: a deleted policy finds its templates by their claim,
+// so a template released before a binding write that failed would leave
+// that binding claimed for good, while a failed template write after it is
+// found and retried. A binding write refused because the cache lagged (the
+// status controllers write bindings too) is made again on the server's
+// copy, unless the binding has changed hands by then (another policy
+// claimed the template meanwhile) or was released already.
 func (d *Detector) release(ctx context.Context, obj *unstructured.Unstructured) error {
+	if err := d.releaseBinding(ctx, bindingKey(obj)); err != nil {
+		return err
+	}
 	if setClaim(obj, claim{}) {
 		if _, err := d.updateTemplate(ctx, obj); err != nil {
 			return err
 		}
 	}
-	key := bindingKey(obj)
+	return nil
+}
+
+// releaseBinding removes the claim a binding carries, as first read.
+func (d *Detector) releaseBinding(ctx context.Context, key binding.Key) error {
 	var released *claim // the binding's claim as first read, from the cache
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		var v *binding.View
