@@ -103,14 +103,10 @@ var deploymentKind = template.Resource{
 	Namespaced: true,
 }
 
-// claimedTemplate is the Deployment shop/web claimed by PropagationPolicy
-// shop/web (permanent ID p1).
+// claimedTemplate is web claimed by PropagationPolicy shop/web
+// (permanent ID p1).
 func claimedTemplate() *unstructured.Unstructured {
-	tmpl := &unstructured.Unstructured{}
-	tmpl.SetAPIVersion("apps/v1")
-	tmpl.SetKind("Deployment")
-	tmpl.SetNamespace("shop")
-	tmpl.SetName("web")
+	tmpl := web()
 	tmpl.SetLabels(map[string]string{policyv1alpha1.PropagationPolicyPermanentIDLabel: "p1"})
 	tmpl.SetAnnotations(map[string]string{policyv1alpha1.PropagationPolicyNamespaceAnnotation: "shop", policyv1alpha1.PropagationPolicyNameAnnotation: "web"})
 	return tmpl

@@ -9,18 +9,23 @@ import (
 	"github.com/mco-org/mco/test/integration/framework"
 )
 
-// TestMemoryLimit: mco-scheduler started with --memory-limit runs its Go
-// runtime under that soft limit, as its own /metrics reports it.
-func TestMemoryLimit(t *testing.T) {
+// TestRuntimeSettings: mco-scheduler applies --memory-limit and runs on
+// one processor by default, as its Go runtime reports on /metrics.
+func TestRuntimeSettings(t *testing.T) {
 	t.Parallel()
 	s := framework.StartAPIServer(t, "")
 	sched := framework.StartScheduler(t, s, "--memory-limit=300Mi")
-	got, ok := metricValue(httpGet(t, sched.MetricsURL()), "go_gc_gomemlimit_bytes")
-	if !ok {
-		t.Fatal("/metrics lacks go_gc_gomemlimit_bytes")
-	}
-	if want := float64(300 << 20); got != want {
-		t.Errorf("go_gc_gomemlimit_bytes = %v, want %v", got, want)
+	metrics := httpGet(t, sched.MetricsURL())
+	for name, want := range map[string]float64{
+		"go_gc_gomemlimit_bytes":      300 << 20,
+		"go_sched_gomaxprocs_threads": 1,
+	} {
+		got, ok := metricValue(metrics, name)
+		if !ok {
+			t.Errorf("/metrics lacks %s", name)
+		} else if got != want {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
 	}
 }
 
