@@ -13,10 +13,10 @@ import (
 const procsFlag = "gomaxprocs"
 
 // ProcsOptions set how many threads may run a component's Go code at once
-// (the runtime's GOMAXPROCS). A component whose work is one decision at a
-// time gains nothing from more: with idle processors the runtime wakes
-// and parks a thread for nearly every event it receives, which costs more
-// CPU than handling the event.
+// (the runtime's GOMAXPROCS). A component whose work is light gains
+// nothing from more: with idle processors the runtime wakes and parks a
+// thread for nearly every event it receives, which can cost more CPU than
+// handling the event.
 type ProcsOptions struct {
 	// Max is the component's default; 0 leaves the runtime's own choice
 	// (GOMAXPROCS when set, else the CPUs the process may use).
@@ -67,19 +67,20 @@ const (
 	procsFromRuntime = "runtime"
 )
 
-// decideProcs picks GOMAXPROCS: a given flag's (0: the runtime's own),
-// else the environment's (already applied by the runtime), else the
-// component's default. n is 0 when the runtime's setting stays.
-func decideProcs(max int, given, envSet bool) (n int, from string) {
+// decideProcs picks GOMAXPROCS from the flag's value: the flag's when
+// given (0: the runtime's own), else the environment's (already applied by
+// the runtime), else the value as the component's default. n is 0 when
+// the runtime's setting stays.
+func decideProcs(value int, given, envSet bool) (n int, from string) {
 	switch {
-	case given && max > 0:
-		return max, procsFromFlag
+	case given && value > 0:
+		return value, procsFromFlag
 	case given:
 		return 0, procsFromRuntime
 	case envSet:
 		return 0, procsFromEnv
-	case max > 0:
-		return max, procsFromDefault
+	case value > 0:
+		return value, procsFromDefault
 	}
 	return 0, procsFromRuntime
 }
